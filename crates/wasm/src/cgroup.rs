@@ -1,0 +1,46 @@
+use kubewasm_cgroup::{CpuValues, Quantity};
+use wasm_bindgen::prelude::*;
+
+use crate::error::IntoJs;
+
+/// The CPU cgroup values of a container.
+#[wasm_bindgen(getter_with_clone)]
+pub struct CpuCgroup {
+    pub shares: u32,
+    #[wasm_bindgen(js_name = "quotaUs")]
+    pub quota_us: f64,
+    #[wasm_bindgen(js_name = "periodUs")]
+    pub period_us: u32,
+    pub weight: u32,
+    #[wasm_bindgen(js_name = "cpuMax")]
+    pub cpu_max: String,
+}
+
+/// CPU cgroup values for a container's CPU request and limit (quantity strings; "" = none).
+#[wasm_bindgen(js_name = "cpuCgroup")]
+pub fn cpu_cgroup(request: &str, limit: &str, period_us: u32) -> Result<CpuCgroup, JsValue> {
+    let request = milli_or_zero(request)?;
+    let limit = milli_or_zero(limit)?;
+    let values = CpuValues::for_container(request, limit, u64::from(period_us)).js()?;
+    Ok(CpuCgroup {
+        // shares ≤ 262144 and weight ≤ 10000 always fit; quota ≤ 2^63 µs is exact in f64 up to 2^53.
+        shares: values.shares as u32,
+        quota_us: values.quota_us as f64,
+        period_us,
+        weight: values.weight as u32,
+        cpu_max: values.cpu_max,
+    })
+}
+
+/// A quantity in thousandths (`MilliValue`), as a bigint: `"1.5"` → `1500n`.
+#[wasm_bindgen(js_name = "quantityMilliValue")]
+pub fn quantity_milli_value(quantity: &str) -> Result<i64, JsValue> {
+    Quantity::parse(quantity).js()?.milli_value().js()
+}
+
+fn milli_or_zero(quantity: &str) -> Result<i64, JsValue> {
+    if quantity.is_empty() {
+        return Ok(0);
+    }
+    quantity_milli_value(quantity)
+}

@@ -1,0 +1,30 @@
+/** The `kubewasm` command line. Each subcommand lives in its own file. */
+import { bench } from './bench.js';
+
+const USAGE = `usage: kubewasm <command>
+
+commands:
+  bench [suite…]   run benchmarks side by side (suites: store); results in bench/results/
+  version          print the version
+`;
+
+export async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'bench':
+      return bench(rest);
+    case 'version':
+    case '--version':
+      console.log(`kubewasm ${process.env.npm_package_version ?? '0.1.0'}`);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return 0;
+    default:
+      console.error(`kubewasm: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}

@@ -1,0 +1,11 @@
+/** What the loaders share: the typed API, its error type and its value types. */
+export { KubewasmError } from './errors.js';
+export {
+  type CpuCgroupValues,
+  type InsufficientResource,
+  type Kubewasm,
+  type NodeResourceState,
+  QUOTA_PERIOD_US,
+  type ResourceAmounts,
+} from './kubewasm.js';
+export { type KeyValue, MvccStore, type RangeOptions, type RangeResult } from './store.js';

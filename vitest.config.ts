@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: unit tests beside the code (ts/), cross-layer suites against the built package
+// and real clients (test/), and the headless-Chromium suite (test/browser/).
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['ts/**/*.test.ts', 'bench/**/*.test.ts'] } },
+      { test: { name: 'node', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
+      { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
+    ],
+  },
+});
