@@ -180,8 +180,14 @@ mod tests {
             }
         );
         let half_limit = CpuValues::for_container(0, 500, QUOTA_PERIOD).unwrap();
-        assert_eq!((half_limit.shares, half_limit.cpu_max.as_str()), (512, "50000 100000"));
+        assert_eq!(
+            (half_limit.shares, half_limit.cpu_max.as_str()),
+            (512, "50000 100000")
+        );
         let unlimited = CpuValues::for_container(250, 0, QUOTA_PERIOD).unwrap();
-        assert_eq!((unlimited.shares, unlimited.cpu_max.as_str()), (256, "max 100000"));
+        assert_eq!(
+            (unlimited.shares, unlimited.cpu_max.as_str()),
+            (256, "max 100000")
+        );
     }
 }

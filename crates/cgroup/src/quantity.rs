@@ -234,7 +234,9 @@ mod tests {
 
     #[test]
     fn rejects_what_kubernetes_rejects() {
-        for bad in ["", "abc", "1KB", "1K", "1.5.5", "1e", "1e+", "--1", "1 ", " 1", "1Mii", "1ee3"] {
+        for bad in [
+            "", "abc", "1KB", "1K", "1.5.5", "1e", "1e+", "--1", "1 ", " 1", "1Mii", "1ee3",
+        ] {
             let err = Quantity::parse(bad).unwrap_err();
             assert_eq!(err.code(), "E_QUANTITY_FORMAT", "{bad:?}");
         }

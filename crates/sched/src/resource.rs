@@ -15,7 +15,10 @@ pub struct Resource {
 
 impl Resource {
     pub fn is_zero(&self) -> bool {
-        self.milli_cpu == 0 && self.memory == 0 && self.ephemeral_storage == 0 && self.scalar.is_empty()
+        self.milli_cpu == 0
+            && self.memory == 0
+            && self.ephemeral_storage == 0
+            && self.scalar.is_empty()
     }
 
     /// Adds `other` into this resource (used to account a pod placed on a node).

@@ -154,10 +154,16 @@ mod tests {
         let mut store = Store::new();
         assert_eq!(store.current_revision(), 1);
         let first = store.put(b"/a", b"1").unwrap();
-        assert_eq!((first.create_revision, first.mod_revision, first.version), (2, 2, 1));
+        assert_eq!(
+            (first.create_revision, first.mod_revision, first.version),
+            (2, 2, 1)
+        );
         store.put(b"/b", b"x").unwrap();
         let second = store.put(b"/a", b"2").unwrap();
-        assert_eq!((second.create_revision, second.mod_revision, second.version), (2, 4, 2));
+        assert_eq!(
+            (second.create_revision, second.mod_revision, second.version),
+            (2, 4, 2)
+        );
         assert_eq!(store.current_revision(), 4);
     }
 
@@ -191,7 +197,11 @@ mod tests {
         assert_eq!((response.count, response.more), (3, true));
         assert_eq!(range(&store, "\0", "\0", 0).count, 4);
         assert_eq!(range(&store, "/p/2", "\0", 0).count, 3);
-        assert_eq!(range(&store, "/q", "/p", 0).count, 0, "an end before the start is empty");
+        assert_eq!(
+            range(&store, "/q", "/p", 0).count,
+            0,
+            "an end before the start is empty"
+        );
     }
 
     #[test]
@@ -206,7 +216,10 @@ mod tests {
             revision: 9,
             ..RangeRequest::default()
         });
-        assert_eq!(future.unwrap_err().to_string(), "mvcc: required revision is a future revision");
+        assert_eq!(
+            future.unwrap_err().to_string(),
+            "mvcc: required revision is a future revision"
+        );
         assert_eq!(store.current_revision(), 2);
         assert_eq!(range(&store, "/a", "", 0).kvs[0].value, b"1");
     }

@@ -142,7 +142,10 @@ mod tests {
         let full = node(resource(4000, 32 << 30), 109);
         assert!(reasons(&Resource::default(), &full).is_empty());
         let at_capacity = node(Resource::default(), 110);
-        assert_eq!(reasons(&Resource::default(), &at_capacity), ["Too many pods"]);
+        assert_eq!(
+            reasons(&Resource::default(), &at_capacity),
+            ["Too many pods"]
+        );
     }
 
     #[test]
