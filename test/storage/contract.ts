@@ -117,8 +117,8 @@ export function storageContract(name: string, open: () => Promise<Storage>, capa
     it('rejects malformed continue tokens', async () => {
       const d = dir();
       expect(await failure(storage.list(d, { continue: 'not-base64!' }))).toBe('InvalidRequest');
-      const escape = btoa(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: '../../secrets' })).replace(/=+$/, '');
-      expect(await failure(storage.list(d, { continue: escape }))).toBe('InvalidRequest');
+      const escaping = btoa(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 1, start: '../../secrets' })).replace(/=+$/, '');
+      expect(await failure(storage.list(d, { continue: escaping }))).toBe('InvalidRequest');
     });
 
     it('answers a revision not reached yet with TooLargeResourceVersion', async () => {
