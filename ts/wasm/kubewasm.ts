@@ -4,7 +4,7 @@
  */
 import * as glue from '../../build/wasm/kubewasm.js';
 import { callWasm } from './errors.js';
-import { MvccStore } from './store.js';
+import { MvccStore, type StoreOptions } from './store.js';
 
 /** cgroup CPU controls of one container (see crates/cgroup/src/cpu.rs). */
 export interface CpuCgroupValues {
@@ -55,7 +55,9 @@ export interface Kubewasm {
   /** kube-scheduler's NodeResourcesFit filter: what the node lacks for the pod ([] = fits). */
   nodeResourcesFit(pod: ResourceAmounts, node: NodeResourceState): InsufficientResource[];
   /** A new, empty MVCC store in wasm memory. Call `free()` when done. */
-  newStore(): MvccStore;
+  newStore(options?: StoreOptions): MvccStore;
+  /** A store rebuilt from its `snapshot()` bytes. */
+  restoreStore(snapshot: Uint8Array, options?: StoreOptions): MvccStore;
 }
 
 /** Builds the typed API over an initialised glue module. */
@@ -75,7 +77,8 @@ export function bindKubewasm(): Kubewasm {
       const json = callWasm(() => glue.nodeResourcesFit(JSON.stringify(pod), JSON.stringify(node)));
       return JSON.parse(json) as InsufficientResource[];
     },
-    newStore: () => new MvccStore(new glue.MvccStore()),
+    newStore: (options) => MvccStore.create(options),
+    restoreStore: (snapshot, options) => MvccStore.restore(snapshot, options),
   };
 }
 

@@ -4,11 +4,15 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { instantiate, type Kubewasm } from './kubewasm.js';
 
-/** Where the .wasm sits: beside the bundle in dist/, or in build/wasm/ when run from source. */
+/**
+ * Where the .wasm sits: `KUBEWASM_WASM` when set, else beside the bundle in dist/, or in
+ * build/wasm/ when run from source.
+ */
 const candidates = [
+  ...(process.env.KUBEWASM_WASM ? [pathToFileURL(process.env.KUBEWASM_WASM)] : []),
   new URL('./kubewasm_bg.wasm', import.meta.url),
   new URL('../../build/wasm/kubewasm_bg.wasm', import.meta.url),
 ];

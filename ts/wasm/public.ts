@@ -8,4 +8,14 @@ export {
   QUOTA_PERIOD_US,
   type ResourceAmounts,
 } from './kubewasm.js';
-export { type KeyValue, MvccStore, type RangeOptions, type RangeResult } from './store.js';
+export {
+  type KeyValue,
+  MvccStore,
+  type RangeOptions,
+  type RangeResult,
+  type StoreEvent,
+  type StoreOptions,
+  type WalReplay,
+  type WatchOptions,
+  type WatchResponse,
+} from './store.js';

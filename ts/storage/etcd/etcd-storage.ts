@@ -30,6 +30,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from '../storage.js';
+import { bookmark, toWatchBatches } from '../watch-events.js';
 import { WatchQueue } from '../watch-queue.js';
 
 const buffer = (bytes: Uint8Array | string): Buffer =>
@@ -241,39 +242,17 @@ export class EtcdStorage implements Storage {
 function toBatches(res: IWatchResponse, options: WatchOptions): WatchEvent[][] {
   if (res.events.length === 0) {
     // A progress notification: every event up to header.revision has been delivered.
-    return options.progressNotify
-      ? [[{ type: 'BOOKMARK', key: '', value: new Uint8Array(), revision: BigInt(res.header.revision) }]]
-      : [];
+    return options.progressNotify ? [bookmark(BigInt(res.header.revision))] : [];
   }
-  const batches: WatchEvent[][] = [];
-  let batch: WatchEvent[] = [];
-  for (const ev of res.events) {
-    const revision = BigInt(ev.kv.mod_revision);
-    if (batch.length > 0 && (batch[0] as WatchEvent).revision !== revision) {
-      batches.push(batch);
-      batch = [];
-    }
-    const key = decodeKey(ev.kv.key);
-    const prev = ev.prev_kv ? new Uint8Array(ev.prev_kv.value) : undefined;
-    if (ev.type === 'Delete') {
-      batch.push({
-        type: 'DELETED',
-        key,
-        value: prev ?? new Uint8Array(),
-        revision,
-        ...(options.prevValue && prev ? { prevValue: prev } : {}),
-      });
-    } else {
-      const created = ev.kv.version === '1';
-      batch.push({
-        type: created ? 'ADDED' : 'MODIFIED',
-        key,
-        value: new Uint8Array(ev.kv.value),
-        revision,
-        ...(options.prevValue && prev && !created ? { prevValue: prev } : {}),
-      });
-    }
-  }
-  batches.push(batch);
-  return batches;
+  return toWatchBatches(
+    res.events.map((ev) => ({
+      kind: ev.type === 'Delete' ? 'delete' : 'put',
+      key: decodeKey(ev.kv.key),
+      value: new Uint8Array(ev.kv.value),
+      version: BigInt(ev.kv.version),
+      modRevision: BigInt(ev.kv.mod_revision),
+      prevValue: ev.prev_kv ? new Uint8Array(ev.prev_kv.value) : undefined,
+    })),
+    options.prevValue ?? false,
+  );
 }
