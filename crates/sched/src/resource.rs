@@ -30,6 +30,27 @@ impl Resource {
             *self.scalar.entry(name.clone()).or_default() += amount;
         }
     }
+
+    /// Subtracts `other` (a pod leaving a node).
+    pub fn sub(&mut self, other: &Resource) {
+        self.milli_cpu -= other.milli_cpu;
+        self.memory -= other.memory;
+        self.ephemeral_storage -= other.ephemeral_storage;
+        for (name, amount) in &other.scalar {
+            *self.scalar.entry(name.clone()).or_default() -= amount;
+        }
+    }
+
+    /// Raises every amount to at least `other`'s (init containers run one at a time).
+    pub fn max_with(&mut self, other: &Resource) {
+        self.milli_cpu = self.milli_cpu.max(other.milli_cpu);
+        self.memory = self.memory.max(other.memory);
+        self.ephemeral_storage = self.ephemeral_storage.max(other.ephemeral_storage);
+        for (name, amount) in &other.scalar {
+            let e = self.scalar.entry(name.clone()).or_default();
+            *e = (*e).max(*amount);
+        }
+    }
 }
 
 /// What the scheduler knows of a node's capacity and of the pods already placed on it.
