@@ -4,7 +4,8 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const wasm = 'build/wasm/kubewasm_bg.wasm';
-const common = { bundle: true, format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning' };
+// etcd3 loads its .proto files from its own package folder at run time: keep it out of bundles.
+const common = { bundle: true, format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning', external: ['etcd3'] };
 
 await Promise.all([
   esbuild.build({

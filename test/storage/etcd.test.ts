@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { EtcdStorage } from '../../ts/storage/etcd/etcd-storage.js';
-import { type EtcdServer, startEtcd } from '../support/etcd-server.js';
+import { type EtcdServer, startEtcd } from '../../ts/storage/etcd/local-etcd.js';
 import { storageContract } from './contract.js';
 
 let etcd: EtcdServer;

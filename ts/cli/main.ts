@@ -1,10 +1,12 @@
 /** The `kubewasm` command line. Each subcommand lives in its own file. */
 import { bench } from './bench.js';
+import { snapshot } from './snapshot.js';
 
 const USAGE = `usage: kubewasm <command>
 
 commands:
   bench [suite…]   run benchmarks side by side (suites: store); results in bench/results/
+  snapshot save|restore|status   back up and restore a data directory's store
   version          print the version
 `;
 
@@ -13,6 +15,8 @@ export async function main(args: string[]): Promise<number> {
   switch (command) {
     case 'bench':
       return bench(rest);
+    case 'snapshot':
+      return snapshot(rest);
     case 'version':
     case '--version':
       console.log(`kubewasm ${process.env.npm_package_version ?? '0.1.0'}`);

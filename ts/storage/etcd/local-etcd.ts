@@ -1,6 +1,6 @@
 /**
- * A real etcd (Debian's etcd-server) for the tests: one member on 127.0.0.1 ports only, a temporary
- * data directory, progress notifications every second, gone after `stop()`.
+ * A local etcd member (Debian's etcd-server) for tests and benchmarks: 127.0.0.1 ports only, a
+ * temporary data directory, progress notifications every second, removed on `stop()`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
