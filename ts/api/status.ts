@@ -1,0 +1,369 @@
+/**
+ * The Status errors kube-apiserver returns, built as k8s.io/apimachinery/pkg/api/errors/errors.go
+ * (v0.32) builds them: same code, reason, message and details. Messages quote names with Go's %q.
+ * `toStatus` turns any thrown value into the Status body to send.
+ */
+import { type ErrorList, errorListMessage } from './field-errors.js';
+import { goQuote } from './go-format.js';
+import type { Status, StatusCause, StatusDetails, StatusReason } from './meta.js';
+
+/** A group and resource (`deployments.apps`); group '' for the core group. */
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+
+/** A group and kind (`Deployment.apps`); group '' for the core group. */
+export interface GroupKind {
+  group: string;
+  kind: string;
+}
+
+/** GroupResource.String(): `pods`, `deployments.apps`. */
+export function groupResourceString(gr: GroupResource): string {
+  return gr.group.length === 0 ? gr.resource : `${gr.resource}.${gr.group}`;
+}
+
+/** GroupKind.String(): `Pod`, `Deployment.apps`. */
+export function groupKindString(gk: GroupKind): string {
+  return gk.group.length === 0 ? gk.kind : `${gk.kind}.${gk.group}`;
+}
+
+/** An error that is a Status (errors.StatusError); `status` is the exact body to send. */
+export class StatusError extends Error {
+  override readonly name = 'StatusError';
+  readonly status: Status;
+  constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata'> & { metadata?: Status['metadata'] }) {
+    super(status.message ?? '');
+    this.status = { kind: 'Status', apiVersion: 'v1', metadata: {}, ...status };
+  }
+
+  get code(): number {
+    return this.status.code ?? 500;
+  }
+
+  get reason(): StatusReason {
+    return this.status.reason ?? '';
+  }
+}
+
+function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): StatusError {
+  return new StatusError({
+    status: 'Failure',
+    message,
+    reason,
+    ...(details === undefined ? {} : { details: compact(details) }),
+    code,
+  });
+}
+
+/** Drops the detail fields Go would omit (empty strings, zero retryAfterSeconds, no causes). */
+function compact(d: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  if (d.name) out.name = d.name;
+  if (d.group) out.group = d.group;
+  if (d.kind) out.kind = d.kind;
+  if (d.uid) out.uid = d.uid;
+  if (d.causes !== undefined && d.causes.length > 0) out.causes = d.causes;
+  if (d.retryAfterSeconds) out.retryAfterSeconds = d.retryAfterSeconds;
+  return out;
+}
+
+/** A StatusCause without the empty fields Go omits. */
+function compactCause(c: StatusCause): StatusCause {
+  const out: StatusCause = {};
+  if (c.reason) out.reason = c.reason;
+  if (c.message) out.message = c.message;
+  if (c.field) out.field = c.field;
+  return out;
+}
+
+/** 404 NotFound: `pods "x" not found`, `deployments.apps "x" not found`. */
+export function newNotFound(gr: GroupResource, name: string): StatusError {
+  return failure(404, 'NotFound', `${groupResourceString(gr)} ${goQuote(name)} not found`, {
+    group: gr.group,
+    kind: gr.resource,
+    name,
+  });
+}
+
+/** 409 AlreadyExists: `pods "x" already exists`. */
+export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
+  return failure(409, 'AlreadyExists', `${groupResourceString(gr)} ${goQuote(name)} already exists`, {
+    group: gr.group,
+    kind: gr.resource,
+    name,
+  });
+}
+
+/** 409 AlreadyExists when generateName produced a taken name. */
+export function newGenerateNameConflict(gr: GroupResource, name: string, retryAfterSeconds: number): StatusError {
+  return failure(
+    409,
+    'AlreadyExists',
+    `${groupResourceString(gr)} ${goQuote(name)} already exists, the server was not able to generate a unique name for the object`,
+    { group: gr.group, kind: gr.resource, name, retryAfterSeconds },
+  );
+}
+
+/** 401 Unauthorized; Kubernetes' authenticator failure message is "Unauthorized". */
+export function newUnauthorized(reason: string): StatusError {
+  return failure(401, 'Unauthorized', reason.length === 0 ? 'not authorized' : reason);
+}
+
+/**
+ * 403 Forbidden: `pods "x" is forbidden: <reason>`, `pods is forbidden: <reason>` without a name,
+ * `forbidden: <reason>` without a resource.
+ */
+export function newForbidden(gr: GroupResource, name: string, reason: Error | string): StatusError {
+  const err = typeof reason === 'string' ? reason : reason.message;
+  let message: string;
+  if (gr.group.length === 0 && gr.resource.length === 0) message = `forbidden: ${err}`;
+  else if (name === '') message = `${groupResourceString(gr)} is forbidden: ${err}`;
+  else message = `${groupResourceString(gr)} ${goQuote(name)} is forbidden: ${err}`;
+  return failure(403, 'Forbidden', message, { group: gr.group, kind: gr.resource, name });
+}
+
+/** What a request asked to do, as the authorizer saw it (authorizer.Attributes). */
+export interface RequestAttributes {
+  user: string;
+  verb: string;
+  /** false for non-resource URLs such as /healthz. */
+  resourceRequest: boolean;
+  path?: string;
+  group?: string;
+  resource?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+/** responsewriters.forbiddenMessage: `User "jane" cannot get resource "pods" in API group "" in the namespace "default"`. */
+export function forbiddenMessage(a: RequestAttributes): string {
+  if (!a.resourceRequest) return `User ${goQuote(a.user)} cannot ${a.verb} path ${goQuote(a.path ?? '')}`;
+  const resource = a.subresource ? `${a.resource ?? ''}/${a.subresource}` : (a.resource ?? '');
+  const head = `User ${goQuote(a.user)} cannot ${a.verb} resource ${goQuote(resource)} in API group ${goQuote(a.group ?? '')}`;
+  return a.namespace ? `${head} in the namespace ${goQuote(a.namespace)}` : `${head} at the cluster scope`;
+}
+
+/** responsewriters.ForbiddenStatusError: the 403 an authorization denial answers with. */
+export function forbiddenStatusError(a: RequestAttributes, reason = ''): StatusError {
+  // Kubernetes escapes &, < and > so the text can never look like HTML.
+  const msg = forbiddenMessage(a).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return newForbidden(
+    { group: a.group ?? '', resource: a.resource ?? '' },
+    a.name ?? '',
+    reason.length === 0 ? msg : `${msg}: ${reason}`,
+  );
+}
+
+/** The message of the storage precondition failure that a stale resourceVersion causes. */
+export const OPTIMISTIC_LOCK_ERROR_MSG =
+  'the object has been modified; please apply your changes to the latest version and try again';
+
+/** 409 Conflict: `Operation cannot be fulfilled on pods "x": <reason>`. */
+export function newConflict(
+  gr: GroupResource,
+  name: string,
+  reason: Error | string = OPTIMISTIC_LOCK_ERROR_MSG,
+): StatusError {
+  const err = typeof reason === 'string' ? reason : reason.message;
+  return failure(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${groupResourceString(gr)} ${goQuote(name)}: ${err}`,
+    {
+      group: gr.group,
+      kind: gr.resource,
+      name,
+    },
+  );
+}
+
+/** 409 Conflict for server-side apply, with FieldManagerConflict causes. */
+export function newApplyConflict(causes: StatusCause[], message: string): StatusError {
+  return new StatusError({ status: 'Failure', message, reason: 'Conflict', details: { causes }, code: 409 });
+}
+
+/** 410 Gone (deprecated in favour of newResourceExpired). */
+export function newGone(message: string): StatusError {
+  return failure(410, 'Gone', message);
+}
+
+/** 410 Expired: `too old resource version: 5 (100)` for a compacted watch/list start. */
+export function newResourceExpired(message: string): StatusError {
+  return failure(410, 'Expired', message);
+}
+
+/** The text of a compacted-revision 410: `too old resource version: <asked> (<oldest>)`. */
+export function tooOldResourceVersionMessage(
+  requested: bigint | number | string,
+  oldest: bigint | number | string,
+): string {
+  return `too old resource version: ${requested} (${oldest})`;
+}
+
+/**
+ * 422 Invalid: `Pod "x" is invalid: spec.containers[0].image: Required value` (one error),
+ * `Pod "x" is invalid: [a: …, b: …]` (several, duplicates dropped), with every error as a cause.
+ * details.kind is the Kind, not the resource.
+ */
+export function newInvalid(gk: GroupKind, name: string, errs: ErrorList): StatusError {
+  const causes: StatusCause[] = errs.map((e) =>
+    compactCause({ reason: e.type, message: e.errorBody(), field: e.field }),
+  );
+  const agg = errorListMessage(errs);
+  const qualified = `${groupKindString(gk)} ${goQuote(name)}`;
+  const message = agg === undefined ? `${qualified} is invalid` : `${qualified} is invalid: ${agg}`;
+  return new StatusError({
+    status: 'Failure',
+    message,
+    reason: 'Invalid',
+    details: compact({ name, group: gk.group, kind: gk.kind, causes }),
+    code: 422,
+  });
+}
+
+/** 400 BadRequest with a free-text message. */
+export function newBadRequest(reason: string): StatusError {
+  return failure(400, 'BadRequest', reason);
+}
+
+/** 429 TooManyRequests with details.retryAfterSeconds (always present, as Go builds it). */
+export function newTooManyRequests(message: string, retryAfterSeconds: number): StatusError {
+  return new StatusError({
+    status: 'Failure',
+    message,
+    reason: 'TooManyRequests',
+    details: compact({ retryAfterSeconds }),
+    code: 429,
+  });
+}
+
+/** 429 `Too many requests: <message>` without retry details (max-in-flight style). */
+export function newTooManyRequestsError(message: string): StatusError {
+  return failure(429, 'TooManyRequests', `Too many requests: ${message}`);
+}
+
+/** 503 ServiceUnavailable. */
+export function newServiceUnavailable(reason: string): StatusError {
+  return failure(503, 'ServiceUnavailable', reason);
+}
+
+/** 405 MethodNotAllowed: `<action> is not supported on resources of kind "<resource>"`. */
+export function newMethodNotSupported(gr: GroupResource, action: string): StatusError {
+  return failure(
+    405,
+    'MethodNotAllowed',
+    `${action} is not supported on resources of kind ${goQuote(groupResourceString(gr))}`,
+    { group: gr.group, kind: gr.resource },
+  );
+}
+
+/** 500 ServerTimeout: `The <op> operation against <resource> could not be completed at this time, please try again.` */
+export function newServerTimeout(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
+  return failure(
+    500,
+    'ServerTimeout',
+    `The ${operation} operation against ${groupResourceString(gr)} could not be completed at this time, please try again.`,
+    { group: gr.group, kind: gr.resource, name: operation, retryAfterSeconds },
+  );
+}
+
+/** 500 InternalError: `Internal error occurred: <err>`, the error also as the one cause. */
+export function newInternalError(err: Error | string): StatusError {
+  const text = typeof err === 'string' ? err : err.message;
+  return failure(500, 'InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] });
+}
+
+/** 504 Timeout: `Timeout: <message>`; details.retryAfterSeconds when > 0. */
+export function newTimeoutError(message: string, retryAfterSeconds: number): StatusError {
+  return new StatusError({
+    status: 'Failure',
+    message: `Timeout: ${message}`,
+    reason: 'Timeout',
+    details: compact({ retryAfterSeconds }),
+    code: 504,
+  });
+}
+
+/** 413 RequestEntityTooLarge: `Request entity too large: <message>`. */
+export function newRequestEntityTooLarge(message: string): StatusError {
+  return failure(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
+}
+
+/** 406 NotAcceptable from content negotiation: `only the following media types are accepted: a, b`. */
+export function newNotAcceptable(accepted: readonly string[]): StatusError {
+  return failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
+}
+
+/** 406 NotAcceptable when a conversion target (e.g. Table) cannot be served in the asked type. */
+export function newNotAcceptableConversion(target: string, accepted: readonly string[]): StatusError {
+  return failure(
+    406,
+    'NotAcceptable',
+    `only the following media types are accepted when converting to ${target}: ${accepted.join(', ')}`,
+  );
+}
+
+/** 415 UnsupportedMediaType: `the body of the request was in an unknown format - accepted media types include: a, b`. */
+export function newUnsupportedMediaType(accepted: readonly string[]): StatusError {
+  return failure(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
+}
+
+/** The cacher's retry hint for a resourceVersion it has not reached yet (watch_cache.go). */
+export const RESOURCE_VERSION_TOO_HIGH_RETRY_SECONDS = 1;
+
+/**
+ * 504 Timeout `Timeout: Too large resource version: <asked>, current: <current>` with the cause
+ * ResourceVersionTooLarge (storage.NewTooLargeResourceVersionError); the watch cache asks clients
+ * to retry after 1 second.
+ */
+export function newTooLargeResourceVersion(
+  requested: bigint | number | string,
+  current: bigint | number | string,
+  retryAfterSeconds: number = RESOURCE_VERSION_TOO_HIGH_RETRY_SECONDS,
+): StatusError {
+  const err = newTimeoutError(`Too large resource version: ${requested}, current: ${current}`, retryAfterSeconds);
+  err.status.details = compact({
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds,
+  });
+  return err;
+}
+
+/** A Success Status (`{"status":"Success"}`), as some DELETEs return. */
+export function successStatus(details?: StatusDetails): Status {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    ...(details === undefined ? {} : { details: compact(details) }),
+  };
+}
+
+/**
+ * responsewriters.ErrorToAPIStatus: a StatusError's own Status (status defaulted to Failure, code
+ * to 500); anything else becomes 500 with the error's message and no reason, as kube-apiserver
+ * answers errors that were never given a Status.
+ */
+export function toStatus(err: unknown): Status {
+  if (err instanceof StatusError) {
+    const s: Status = { ...err.status, kind: 'Status', apiVersion: 'v1' };
+    if (s.status === undefined) s.status = 'Failure';
+    if (s.code === undefined || s.code === 0) s.code = s.status === 'Success' ? 200 : 500;
+    return s;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 };
+}
+
+/** The HTTP status code to answer with for any thrown value. */
+export function statusCode(err: unknown): number {
+  return toStatus(err).code ?? 500;
+}
