@@ -3,7 +3,9 @@
  * the generated glue; everything else uses the `Kubewasm` interface.
  */
 import * as glue from '../../build/wasm/kubewasm.js';
+import { bindCgroup, type CgroupApi } from './cgroup.js';
 import { callWasm } from './errors.js';
+import { SchedulerEngine, type SchedulerProfile } from './scheduler.js';
 import { MvccStore, type StoreOptions } from './store.js';
 
 /** cgroup CPU controls of one container (see crates/cgroup/src/cpu.rs). */
@@ -47,7 +49,7 @@ export interface InsufficientResource {
 /** The kubelet's default CFS period, 100 ms (pkg/kubelet/cm/helpers_linux.go QuotaPeriod). */
 export const QUOTA_PERIOD_US = 100_000;
 
-export interface Kubewasm {
+export interface Kubewasm extends CgroupApi {
   /** cgroup CPU values for a container's request and limit quantities ("" = none). */
   cpuCgroup(request: string, limit: string, periodUs?: number): CpuCgroupValues;
   /** A Kubernetes quantity in thousandths: "1.5" → 1500n. */
@@ -58,11 +60,14 @@ export interface Kubewasm {
   newStore(options?: StoreOptions): MvccStore;
   /** A store rebuilt from its `snapshot()` bytes. */
   restoreStore(snapshot: Uint8Array, options?: StoreOptions): MvccStore;
+  /** A kube-scheduler engine for `profile` (default profile when omitted), ties broken by `seed`. */
+  newScheduler(profile?: SchedulerProfile, seed?: bigint): SchedulerEngine;
 }
 
 /** Builds the typed API over an initialised glue module. */
 export function bindKubewasm(): Kubewasm {
   return {
+    ...bindCgroup(),
     cpuCgroup(request, limit, periodUs = QUOTA_PERIOD_US) {
       const raw = callWasm(() => glue.cpuCgroup(request, limit, periodUs));
       try {
@@ -79,6 +84,7 @@ export function bindKubewasm(): Kubewasm {
     },
     newStore: (options) => MvccStore.create(options),
     restoreStore: (snapshot, options) => MvccStore.restore(snapshot, options),
+    newScheduler: (profile, seed) => SchedulerEngine.create(profile, seed),
   };
 }
 

@@ -4,5 +4,7 @@
 
 mod cgroup;
 mod error;
+mod k8s;
+mod profile;
 mod sched;
 mod store;

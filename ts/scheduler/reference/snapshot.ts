@@ -89,7 +89,10 @@ export function podHostPorts(pod: Pod): HostPort[] {
 /** Build the snapshot: one NodeInfo per node, pods attached by spec.nodeName. */
 export function buildSnapshot(state: ClusterState): Snapshot {
   // Image name → names of nodes having it (createImageExistenceMap).
+  // The scheduler cache keeps one state per image name (cache.go addNodeImageStates): its size is
+  // the one reported by the first node seen with it, and it counts the nodes that have it.
   const nodesWithImage = new Map<string, Set<string>>();
+  const imageSize = new Map<string, number>();
   for (const node of state.nodes) {
     for (const image of node.status?.images ?? []) {
       for (const name of image.names ?? []) {
@@ -97,6 +100,7 @@ export function buildSnapshot(state: ClusterState): Snapshot {
         if (set === undefined) {
           set = new Set();
           nodesWithImage.set(name, set);
+          imageSize.set(name, image.sizeBytes ?? 0);
         }
         set.add(node.metadata.name);
       }
@@ -109,7 +113,7 @@ export function buildSnapshot(state: ClusterState): Snapshot {
     const imageStates = new Map<string, ImageState>();
     for (const image of node.status?.images ?? []) {
       for (const name of image.names ?? []) {
-        imageStates.set(name, { size: image.sizeBytes ?? 0, numNodes: nodesWithImage.get(name)?.size ?? 0 });
+        imageStates.set(name, { size: imageSize.get(name) ?? 0, numNodes: nodesWithImage.get(name)?.size ?? 0 });
       }
     }
     const info: NodeInfo = {
@@ -130,7 +134,7 @@ export function buildSnapshot(state: ClusterState): Snapshot {
   const namespaceLabels = new Map<string, Labels>();
   for (const ns of state.namespaces ?? []) namespaceLabels.set(ns.metadata.name, ns.metadata.labels ?? {});
 
-  const snapshot: Snapshot = { nodeInfos, byName, namespaceLabels, state };
+  const snapshot: Snapshot = { nodeInfos: nodeTreeOrder(nodeInfos), byName, namespaceLabels, state };
   for (const pod of state.pods ?? []) {
     const info = pod.spec.nodeName === undefined ? undefined : byName.get(pod.spec.nodeName);
     if (info !== undefined) addPodToNodeInfo(info, pod);
@@ -163,4 +167,34 @@ export function assumePod(snapshot: Snapshot, pod: Pod, nodeName: string): Pod {
   const bound: Pod = { ...pod, spec: { ...pod.spec, nodeName } };
   addPodToNodeInfo(info, bound);
   return bound;
+}
+
+/**
+ * kube-scheduler's nodeTree order (pkg/scheduler/backend/cache/node_tree.go): nodes grouped by
+ * zone key (region and zone labels, utilnode.GetZoneKey) in the order they were added, then listed
+ * round-robin across zones, so that the first N feasible nodes spread over zones.
+ */
+export function nodeTreeOrder(infos: readonly NodeInfo[]): NodeInfo[] {
+  const zones = new Map<string, NodeInfo[]>();
+  for (const info of infos) {
+    const l = info.labels;
+    const zone = l['failure-domain.beta.kubernetes.io/zone'] ?? l['topology.kubernetes.io/zone'] ?? '';
+    const region = l['failure-domain.beta.kubernetes.io/region'] ?? l['topology.kubernetes.io/region'] ?? '';
+    const key = `${region}:\u0000:${zone}`;
+    let list = zones.get(key);
+    if (!list) {
+      list = [];
+      zones.set(key, list);
+    }
+    list.push(info);
+  }
+  const lists = [...zones.values()];
+  const out: NodeInfo[] = [];
+  for (let i = 0; out.length < infos.length; i++) {
+    for (const list of lists) {
+      const info = list[i];
+      if (info) out.push(info);
+    }
+  }
+  return out;
 }
