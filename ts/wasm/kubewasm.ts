@@ -62,11 +62,14 @@ export interface Kubewasm extends CgroupApi {
   restoreStore(snapshot: Uint8Array, options?: StoreOptions): MvccStore;
   /** A kube-scheduler engine for `profile` (default profile when omitted), ties broken by `seed`. */
   newScheduler(profile?: SchedulerProfile, seed?: bigint): SchedulerEngine;
+  /** Bytes of linear memory the wasm module holds now (it only grows). */
+  memoryBytes(): number;
 }
 
 /** Builds the typed API over an initialised glue module. */
-export function bindKubewasm(): Kubewasm {
+export function bindKubewasm(memory: WebAssembly.Memory): Kubewasm {
   return {
+    memoryBytes: () => memory.buffer.byteLength,
     ...bindCgroup(),
     cpuCgroup(request, limit, periodUs = QUOTA_PERIOD_US) {
       const raw = callWasm(() => glue.cpuCgroup(request, limit, periodUs));
@@ -90,6 +93,6 @@ export function bindKubewasm(): Kubewasm {
 
 /** Instantiates the wasm module from its bytes or compiled module, once per realm. */
 export async function instantiate(source: BufferSource | WebAssembly.Module | URL): Promise<Kubewasm> {
-  await glue.default({ module_or_path: source });
-  return bindKubewasm();
+  const { memory } = await glue.default({ module_or_path: source });
+  return bindKubewasm(memory);
 }
