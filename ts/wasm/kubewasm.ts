@@ -3,7 +3,6 @@
  * the generated glue; everything else uses the `Kubewasm` interface.
  */
 import * as glue from '../../build/wasm/kubewasm.js';
-import { bindCgroup, type CgroupApi } from './cgroup.js';
 import { callWasm } from './errors.js';
 import { SchedulerEngine, type SchedulerProfile } from './scheduler.js';
 import { MvccStore, type StoreOptions } from './store.js';
@@ -49,7 +48,7 @@ export interface InsufficientResource {
 /** The kubelet's default CFS period, 100 ms (pkg/kubelet/cm/helpers_linux.go QuotaPeriod). */
 export const QUOTA_PERIOD_US = 100_000;
 
-export interface Kubewasm extends CgroupApi {
+export interface Kubewasm {
   /** cgroup CPU values for a container's request and limit quantities ("" = none). */
   cpuCgroup(request: string, limit: string, periodUs?: number): CpuCgroupValues;
   /** A Kubernetes quantity in thousandths: "1.5" → 1500n. */
@@ -70,7 +69,6 @@ export interface Kubewasm extends CgroupApi {
 export function bindKubewasm(memory: WebAssembly.Memory): Kubewasm {
   return {
     memoryBytes: () => memory.buffer.byteLength,
-    ...bindCgroup(),
     cpuCgroup(request, limit, periodUs = QUOTA_PERIOD_US) {
       const raw = callWasm(() => glue.cpuCgroup(request, limit, periodUs));
       try {
