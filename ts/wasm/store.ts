@@ -75,6 +75,14 @@ export class MvccStore {
     return callWasm(() => this.inner.put(bytes(key), bytes(value), lease));
   }
 
+  /**
+   * Sequential puts in one crossing (each its own revision), for bulk loads: keys and values
+   * concatenated, with the end offset of each. Returns the last revision.
+   */
+  putMany(keys: Uint8Array, keyEnds: Uint32Array, values: Uint8Array, valueEnds: Uint32Array): bigint {
+    return callWasm(() => this.inner.putMany(keys, keyEnds, values, valueEnds));
+  }
+
   /** Puts if the key's mod revision is `expected` (0n = absent): the new revision, or 0n. */
   putIfModRevision(key: Uint8Array | string, value: Uint8Array | string, expected: bigint, lease = 0n): bigint {
     return callWasm(() => this.inner.putIfModRevision(bytes(key), bytes(value), expected, lease));

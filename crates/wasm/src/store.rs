@@ -5,7 +5,7 @@ use kubewasm_store::{
 };
 use wasm_bindgen::prelude::*;
 
-use crate::error::IntoJs;
+use crate::error::{to_js, BindingError, IntoJs};
 
 /// An MVCC store living in wasm memory (etcd v3 semantics). Free it with `free()`.
 /// Key-value lists and watch batches cross as one `Uint8Array` each, in the layout documented in
@@ -26,6 +26,13 @@ pub struct WalReplayResult {
     /// Empty when the whole log was intact; else `truncated`, `checksum`, `malformed` or `rejected`.
     #[wasm_bindgen(js_name = "tailReason")]
     pub tail_reason: String,
+}
+
+fn bad_offsets() -> JsValue {
+    to_js(BindingError {
+        code: "E_BAD_OFFSETS",
+        message: "batch offsets are out of range or decreasing".into(),
+    })
 }
 
 fn options(wal: bool, watch_buffer_events: u32) -> StoreOptions {
@@ -89,6 +96,30 @@ impl MvccStore {
             ..PutOptions::default()
         };
         Ok(self.inner.put_with(key, value, options).js()?.revision)
+    }
+
+    /// Sequential puts in one crossing, each its own revision: put `i` writes
+    /// `keys[keyEnds[i-1]..keyEnds[i]]` = `values[valueEnds[i-1]..valueEnds[i]]`. Stops at the
+    /// first failing put (the ones before it stay written). Returns the last revision.
+    #[wasm_bindgen(js_name = "putMany")]
+    pub fn put_many(
+        &mut self,
+        keys: &[u8],
+        key_ends: &[u32],
+        values: &[u8],
+        value_ends: &[u32],
+    ) -> Result<i64, JsValue> {
+        let (mut key_start, mut value_start) = (0usize, 0usize);
+        for (&key_end, &value_end) in key_ends.iter().zip(value_ends) {
+            let (key_end, value_end) = (key_end as usize, value_end as usize);
+            let key = keys.get(key_start..key_end).ok_or_else(bad_offsets)?;
+            let value = values.get(value_start..value_end).ok_or_else(bad_offsets)?;
+            self.inner
+                .put_with(key, value, PutOptions::default())
+                .js()?;
+            (key_start, value_start) = (key_end, value_end);
+        }
+        Ok(self.inner.current_revision())
     }
 
     /// Puts only if the key's mod revision is `expected` (0 = absent); returns the new revision,
