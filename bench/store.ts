@@ -6,8 +6,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Etcd3 } from 'etcd3';
 import { type EtcdServer, startEtcd } from '../ts/storage/etcd/local-etcd.js';
 import { openDurableStorage } from '../ts/storage/wasm/durable.js';

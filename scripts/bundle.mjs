@@ -5,7 +5,14 @@ import * as esbuild from 'esbuild';
 
 const wasm = 'build/wasm/kubewasm_bg.wasm';
 // etcd3 loads its .proto files from its own package folder at run time: keep it out of bundles.
-const common = { bundle: true, format: 'esm', target: 'es2022', sourcemap: true, logLevel: 'warning', external: ['etcd3'] };
+const common = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  sourcemap: true,
+  logLevel: 'warning',
+  external: ['etcd3'],
+};
 
 await Promise.all([
   esbuild.build({

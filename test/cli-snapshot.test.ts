@@ -9,13 +9,15 @@ import { loadKubewasm } from '../ts/wasm/node.js';
 const root = mkdtempSync(join(tmpdir(), 'kubewasm-snapshot-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const kubewasm = (...args: string[]) => spawnSync(process.execPath, ['bin/kubewasm.mjs', ...args], { encoding: 'utf8' });
+const kubewasm = (...args: string[]) =>
+  spawnSync(process.execPath, ['bin/kubewasm.mjs', ...args], { encoding: 'utf8' });
 
 describe('kubewasm snapshot', () => {
   it('saves a data directory to a file and restores it into a new one', async () => {
     const source = join(root, 'source');
     const { storage } = openDurableStorage(await loadKubewasm(), source, { fsync: 'always' });
-    for (let i = 0; i < 20; i++) await storage.create(`/registry/configmaps/default/cm-${i}`, new TextEncoder().encode(`{"i":${i}}`));
+    for (let i = 0; i < 20; i++)
+      await storage.create(`/registry/configmaps/default/cm-${i}`, new TextEncoder().encode(`{"i":${i}}`));
     await storage.delete('/registry/configmaps/default/cm-3');
     const revision = await storage.currentRevision();
     // Saved while the store is open: the command only reads the directory.

@@ -1,5 +1,6 @@
 /** `kubewasm bench [suite…]`: runs benchmark suites, prints their tables, writes their JSON. */
 import { fileURLToPath } from 'node:url';
+import { cgroupSuite } from '../../bench/cgroup.js';
 import { formatTable, type Suite, writeResults } from '../../bench/harness.js';
 import { storeSuite } from '../../bench/store.js';
 import { loadKubewasm } from '../wasm/node.js';
@@ -8,7 +9,7 @@ const RESULTS_DIR = fileURLToPath(new URL('../bench/results/', import.meta.url))
 
 export async function bench(args: string[]): Promise<number> {
   const kubewasm = await loadKubewasm();
-  const suites: Suite[] = [storeSuite(kubewasm)];
+  const suites: Suite[] = [storeSuite(kubewasm), cgroupSuite(kubewasm)];
   const wanted = args.filter((a) => !a.startsWith('-'));
   const unknown = wanted.filter((w) => !suites.some((s) => s.name === w));
   if (unknown.length > 0) {

@@ -5,7 +5,7 @@ import { snapshot } from './snapshot.js';
 const USAGE = `usage: kubewasm <command>
 
 commands:
-  bench [suite…]   run benchmarks side by side (suites: store); results in bench/results/
+  bench [suite…]   run benchmarks side by side (suites: store, cgroup); results in bench/results/
   snapshot save|restore|status   back up and restore a data directory's store
   version          print the version
 `;

@@ -3,6 +3,7 @@
  * the generated glue; everything else uses the `Kubewasm` interface.
  */
 import * as glue from '../../build/wasm/kubewasm.js';
+import { bindCgroup, type CgroupApi } from './cgroup.js';
 import { callWasm } from './errors.js';
 import { SchedulerEngine, type SchedulerProfile } from './scheduler.js';
 import { MvccStore, type StoreOptions } from './store.js';
@@ -48,7 +49,7 @@ export interface InsufficientResource {
 /** The kubelet's default CFS period, 100 ms (pkg/kubelet/cm/helpers_linux.go QuotaPeriod). */
 export const QUOTA_PERIOD_US = 100_000;
 
-export interface Kubewasm {
+export interface Kubewasm extends CgroupApi {
   /** cgroup CPU values for a container's request and limit quantities ("" = none). */
   cpuCgroup(request: string, limit: string, periodUs?: number): CpuCgroupValues;
   /** A Kubernetes quantity in thousandths: "1.5" → 1500n. */
@@ -69,6 +70,7 @@ export interface Kubewasm {
 export function bindKubewasm(memory: WebAssembly.Memory): Kubewasm {
   return {
     memoryBytes: () => memory.buffer.byteLength,
+    ...bindCgroup(),
     cpuCgroup(request, limit, periodUs = QUOTA_PERIOD_US) {
       const raw = callWasm(() => glue.cpuCgroup(request, limit, periodUs));
       try {

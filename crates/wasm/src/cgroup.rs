@@ -1,7 +1,8 @@
 use kubewasm_cgroup::{CpuValues, Quantity};
 use wasm_bindgen::prelude::*;
 
-use crate::error::IntoJs;
+use crate::convert::{node_cgroups_json, node_from_json, pods_from_json};
+use crate::error::{to_js, IntoJs};
 
 /// The CPU cgroup values of a container.
 #[wasm_bindgen(getter_with_clone)]
@@ -36,6 +37,23 @@ pub fn cpu_cgroup(request: &str, limit: &str, period_us: u32) -> Result<CpuCgrou
 #[wasm_bindgen(js_name = "quantityMilliValue")]
 pub fn quantity_milli_value(quantity: &str) -> Result<i64, JsValue> {
     Quantity::parse(quantity).js()?.milli_value().js()
+}
+
+/// A quantity as Kubernetes prints it (`String()`): `"1.5Gi"` → `"1536Mi"`, `"1000m"` → `"1"`.
+#[wasm_bindgen(js_name = "quantityCanonical")]
+pub fn quantity_canonical(quantity: &str) -> Result<String, JsValue> {
+    Ok(Quantity::parse(quantity).js()?.to_string())
+}
+
+/// Everything the kubelet and runtime derive for many pods on one node, in one call: a JSON
+/// array of v1 Pods and the node config JSON in, the JSON of `NodeCgroups` out. A pod that is
+/// invalid gets `{error: {code, message}}` in its slot; malformed JSON or a bad node config
+/// throws.
+#[wasm_bindgen(js_name = "podCgroups")]
+pub fn pod_cgroups(pods_json: &str, node_json: &str) -> Result<String, JsValue> {
+    let node = node_from_json(node_json).map_err(to_js)?;
+    let pods = pods_from_json(pods_json).map_err(to_js)?;
+    node_cgroups_json(pods, &node).js()
 }
 
 fn milli_or_zero(quantity: &str) -> Result<i64, JsValue> {

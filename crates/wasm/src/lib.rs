@@ -3,6 +3,7 @@
 //! panics across the boundary: every failure is a JS `Error` whose `code` is the core's stable code.
 
 mod cgroup;
+mod convert;
 mod error;
 mod k8s;
 mod profile;
