@@ -1,8 +1,9 @@
 //! Compaction (`E server/storage/mvcc/kvstore.go` updateCompactRev, `E key_index.go` compact):
 //! for each key keep the newest version at or before the compaction revision and everything
-//! after; drop a key whose newest such version is a tombstone. The one exception is a tombstone
-//! exactly at the compaction revision: it is kept, invisible to reads, so that a watch opened at
-//! the compaction revision still sees that delete (etcd issue #19179). Runs synchronously: the
+//! after; drop a key whose newest such version is a tombstone. The exceptions are changes
+//! exactly at the compaction revision: all of them are kept (a tombstone too, invisible to
+//! reads; a put that a later op of the same txn overwrote or deleted too), so that a watch
+//! opened at the compaction revision still sees that whole revision (etcd issue #19179). Runs synchronously: the
 //! store is single-threaded, so etcd's batching (`defaultCompactionBatchLimit`) buys nothing.
 
 use crate::arena::Arena;
@@ -46,7 +47,13 @@ impl Store {
             let Some(change) = slot.revs.get(newest).and_then(|&p| self.history.get(p)) else {
                 continue;
             };
-            let drop = if change.is_tombstone() && change.main < revision {
+            let drop = if change.main == revision {
+                // Every change of the compaction revision stays, not only the key's last one in
+                // it: a watch opened at that revision must see the whole revision.
+                slot.revs
+                    .partition_point(|&p| self.history.main_at(p) < revision)
+                    .min(newest)
+            } else if change.is_tombstone() {
                 newest + 1
             } else {
                 newest
@@ -209,5 +216,60 @@ mod tests {
         assert_eq!(read(&store, "/big", 0).unwrap()[0].0, big);
         assert_eq!(read(&store, "/big", 0).unwrap()[0].2, 12);
         assert_eq!(read(&store, "/small", 0).unwrap()[0].0, b"s");
+    }
+
+    #[test]
+    fn a_watch_at_the_compaction_revision_sees_all_of_it() {
+        use crate::{PutRequest, RequestOp, TxnRequest, WatchRequest};
+        let mut store = Store::new();
+        store.put(b"/a", b"0").unwrap();
+        // One revision (3) that creates /b and deletes it again.
+        let txn = TxnRequest {
+            success: vec![
+                RequestOp::Txn(TxnRequest {
+                    success: vec![RequestOp::Put(PutRequest {
+                        key: b"/b".to_vec(),
+                        value: b"1".to_vec(),
+                        ..PutRequest::default()
+                    })],
+                    ..TxnRequest::default()
+                }),
+                RequestOp::Txn(TxnRequest {
+                    success: vec![RequestOp::DeleteRange(DeleteRangeRequest {
+                        key: b"/b".to_vec(),
+                        ..DeleteRangeRequest::default()
+                    })],
+                    ..TxnRequest::default()
+                }),
+            ],
+            ..TxnRequest::default()
+        };
+        assert_eq!(store.txn(&txn).unwrap().revision, 3);
+        store.put(b"/a", b"1").unwrap();
+        store.compact(3).unwrap();
+        assert_eq!(read(&store, "/b", 3), Ok(vec![]));
+        store
+            .watch(WatchRequest {
+                key: b"/".to_vec(),
+                range_end: b"0".to_vec(),
+                start_revision: 3,
+                ..WatchRequest::default()
+            })
+            .unwrap();
+        let seen: Vec<_> = store
+            .poll_watch_events(0)
+            .into_iter()
+            .flat_map(|r| r.events)
+            .map(|e| (e.kind, e.kv.key, e.kv.mod_revision))
+            .collect();
+        use crate::EventType::{Delete, Put};
+        assert_eq!(
+            seen,
+            [
+                (Put, b"/b".to_vec(), 3),
+                (Delete, b"/b".to_vec(), 3),
+                (Put, b"/a".to_vec(), 4)
+            ]
+        );
     }
 }

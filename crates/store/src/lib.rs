@@ -13,6 +13,7 @@ mod codec;
 mod compact;
 mod crc32;
 mod error;
+mod feed;
 mod history;
 mod key_index;
 mod kv;

@@ -99,3 +99,120 @@ fn puts_per_second() {
     assert_eq!(events, n);
     let _ = w;
 }
+
+/// Watch fan-out: 1,000 watchers on one prefix, 2,000 single-key puts, polled every 100 puts
+/// (as `WasmStorage` does after each write batch) with the binding's default budget; an event
+/// delivered to 1,000 watchers counts 1,000 times.
+#[test]
+#[ignore]
+fn watch_fanout_deliveries_per_second() {
+    const WATCHERS: usize = 1000;
+    const WRITES: usize = 2000;
+    let keys: Vec<Vec<u8>> = (0..100)
+        .map(|i| format!("/registry/pods/default/pod-{i:04}").into_bytes())
+        .collect();
+    let value = vec![7u8; 256];
+    for wire in [true, false] {
+        let mut runs = Vec::new();
+        for _ in 0..5 {
+            let mut store = Store::with_options(StoreOptions {
+                wal: false,
+                ..StoreOptions::default()
+            });
+            for _ in 0..WATCHERS {
+                store
+                    .watch(WatchRequest {
+                        key: b"/registry/pods/".to_vec(),
+                        range_end: b"/registry/pods0".to_vec(),
+                        prev_kv: true,
+                        ..WatchRequest::default()
+                    })
+                    .unwrap();
+            }
+            store.poll_watch_events(0);
+            let mut buf = Vec::new();
+            let mut delivered = 0;
+            let started = Instant::now();
+            for i in 0..WRITES {
+                store.put(&keys[i % keys.len()], &value).unwrap();
+                if i % 100 == 99 {
+                    while store.has_watch_events() {
+                        if wire {
+                            buf.clear();
+                            delivered += store.poll_watch_batch_into(65_536, &mut buf);
+                        } else {
+                            delivered += store
+                                .poll_watch_events(65_536)
+                                .iter()
+                                .map(|r| r.events.len())
+                                .sum::<usize>();
+                        }
+                    }
+                }
+            }
+            assert_eq!(delivered, WATCHERS * WRITES);
+            runs.push(delivered as f64 / started.elapsed().as_secs_f64());
+        }
+        runs.sort_by(f64::total_cmp);
+        let label = if wire {
+            "encoded"
+        } else {
+            "as WatchResponse values"
+        };
+        println!(
+            "watch fan-out, {WATCHERS} watchers x {WRITES} puts, {label}: median {:.1} M deliveries/s (runs {:?})",
+            runs[runs.len() / 2] / 1e6,
+            runs.iter().map(|r| (r / 1e5).round() / 10.0).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// Catch-up fan-out: 1,000 watchers that start 2,000 revisions back (or fell that far behind)
+/// read history when polled.
+#[test]
+#[ignore]
+fn watch_catch_up_deliveries_per_second() {
+    const WATCHERS: usize = 1000;
+    const WRITES: usize = 2000;
+    let value = vec![7u8; 256];
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        let mut store = Store::with_options(StoreOptions {
+            wal: false,
+            ..StoreOptions::default()
+        });
+        for i in 0..WRITES {
+            store
+                .put(
+                    format!("/registry/pods/default/pod-{:04}", i % 100).as_bytes(),
+                    &value,
+                )
+                .unwrap();
+        }
+        for _ in 0..WATCHERS {
+            store
+                .watch(WatchRequest {
+                    key: b"/registry/pods/".to_vec(),
+                    range_end: b"/registry/pods0".to_vec(),
+                    start_revision: 2,
+                    prev_kv: true,
+                    ..WatchRequest::default()
+                })
+                .unwrap();
+        }
+        let mut buf = Vec::new();
+        let mut delivered = 0;
+        let started = Instant::now();
+        while store.has_watch_events() {
+            buf.clear();
+            delivered += store.poll_watch_batch_into(65_536, &mut buf);
+        }
+        assert_eq!(delivered, WATCHERS * WRITES);
+        runs.push(delivered as f64 / started.elapsed().as_secs_f64());
+    }
+    runs.sort_by(f64::total_cmp);
+    println!(
+        "watch catch-up, {WATCHERS} watchers x {WRITES} revisions from history: median {:.1} M deliveries/s",
+        runs[runs.len() / 2] / 1e6
+    );
+}

@@ -29,6 +29,8 @@ enum WOp {
     },
     Poll {
         max: u8,
+        /// Through the shared wire encoding (`poll_watch_batch`) and its decoder.
+        wire: bool,
     },
     RequestProgress,
     Tick,
@@ -45,7 +47,7 @@ fn wop() -> impl Strategy<Value = WOp> {
         12 => op().prop_map(WOp::Store),
         2 => (0..KEYS, proptest::option::of(0..=KEYS), -2i8..8, any::<bool>(), proptest::bool::weighted(0.15), proptest::bool::weighted(0.15), any::<bool>())
             .prop_map(|(k, e, back, prev_kv, no_put, no_delete, progress)| WOp::Watch { k, e, back, prev_kv, no_put, no_delete, progress }),
-        3 => (0u8..4).prop_map(|max| WOp::Poll { max }),
+        3 => (0u8..4, any::<bool>()).prop_map(|(max, wire)| WOp::Poll { max, wire }),
         1 => Just(WOp::RequestProgress),
         1 => Just(WOp::Tick),
         1 => any::<u8>().prop_map(|pick| WOp::Cancel { pick }),
@@ -185,6 +187,14 @@ impl Checker {
     }
 }
 
+fn poll(store: &mut Store, max: usize, wire: bool) -> Vec<WatchResponse> {
+    if wire {
+        decode_watch_responses(&store.poll_watch_batch(max)).unwrap()
+    } else {
+        store.poll_watch_events(max)
+    }
+}
+
 fn strip_prev(e: &Event) -> Event {
     Event {
         prev_kv: None,
@@ -225,8 +235,8 @@ proptest! {
                         no_delete: *no_delete, id, delivered: Vec::new(), last_response: 0, compacted: None, closed: false,
                     });
                 }
-                WOp::Poll { max } => {
-                    let out = store.poll_watch_events(*max as usize);
+                WOp::Poll { max, wire } => {
+                    let out = poll(&mut store, *max as usize, *wire);
                     c.absorb(out, &model)?;
                 }
                 WOp::RequestProgress => store.request_progress(),
@@ -258,8 +268,8 @@ proptest! {
         }
         // Drain: a consumer that finally keeps up gets everything.
         store.request_progress();
-        for _ in 0..10_000 {
-            let out = store.poll_watch_events(3);
+        for i in 0..10_000 {
+            let out = poll(&mut store, 3, i % 2 == 0);
             if out.is_empty() && !store.has_watch_events() { break; }
             c.absorb(out, &model)?;
         }
@@ -326,4 +336,122 @@ fn a_slow_consumer_costs_bounded_memory_and_loses_nothing() {
         }
     }
     assert_eq!(seen, 10_000);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The shared wire encoding decodes to exactly what `poll_watch_events` returns: same
+    /// responses, same events, `prev_kv` only for the watches that asked for it.
+    #[test]
+    fn wire_polls_decode_to_the_same_responses(buffer in 1usize..6, ops in proptest::collection::vec(wop(), 1..120)) {
+        let options = StoreOptions { watch_buffer_events: buffer, ..StoreOptions::default() };
+        let (mut direct, mut wire) = (Store::with_options(options.clone()), Store::with_options(options));
+        let (mut now_d, mut now_w) = (0i64, 0i64);
+        let mut ids = Vec::new();
+        for op in &ops {
+            match op {
+                WOp::Store(op) => {
+                    prop_assert_eq!(run(&mut direct, op, &mut now_d), run(&mut wire, op, &mut now_w));
+                }
+                WOp::Watch { k, e, back, prev_kv, no_put, no_delete, progress } => {
+                    let start = if *back < 0 { 0 } else { (direct.current_revision() - i64::from(*back) + 1).max(1) };
+                    let request = WatchRequest {
+                        key: key(*k), range_end: end(*e), start_revision: start, prev_kv: *prev_kv,
+                        progress_notify: *progress, no_put: *no_put, no_delete: *no_delete, watch_id: 0,
+                    };
+                    let id = direct.watch(request.clone());
+                    prop_assert_eq!(&id, &wire.watch(request));
+                    ids.extend(id);
+                }
+                WOp::Poll { max, .. } => {
+                    let want = direct.poll_watch_events(*max as usize);
+                    let mut bytes = Vec::new();
+                    let delivered = wire.poll_watch_batch_into(*max as usize, &mut bytes);
+                    prop_assert_eq!(delivered, want.iter().map(|r| r.events.len()).sum::<usize>());
+                    prop_assert_eq!(decode_watch_responses(&bytes), Some(want));
+                }
+                WOp::RequestProgress => {
+                    direct.request_progress();
+                    wire.request_progress();
+                }
+                WOp::Tick => {
+                    direct.progress_tick();
+                    wire.progress_tick();
+                }
+                WOp::Cancel { pick } | WOp::Resume { pick } => {
+                    if ids.is_empty() { continue; }
+                    let id = ids[*pick as usize % ids.len()];
+                    prop_assert_eq!(direct.cancel_watch(id), wire.cancel_watch(id));
+                }
+            }
+            prop_assert_eq!(direct.has_watch_events(), wire.has_watch_events());
+        }
+    }
+}
+
+#[test]
+fn a_thousand_watchers_share_one_copy_of_each_revision() {
+    let mut store = Store::new();
+    let prefix = |prev_kv| WatchRequest {
+        key: b"/registry/pods/".to_vec(),
+        range_end: b"/registry/pods0".to_vec(),
+        prev_kv,
+        ..WatchRequest::default()
+    };
+    for i in 0..1000 {
+        store.watch(prefix(i % 2 == 0)).unwrap();
+    }
+    store.poll_watch_events(0);
+    for i in 0..100 {
+        store
+            .put(format!("/registry/pods/p{}", i % 10).as_bytes(), b"v")
+            .unwrap();
+    }
+    let mut bytes = Vec::new();
+    assert_eq!(store.poll_watch_batch_into(0, &mut bytes), 100_000);
+    // One block of 100 events (each key and value once), then 1000 deliveries of ~22 bytes.
+    assert_eq!(&bytes[..4], &1u32.to_le_bytes());
+    assert!(bytes.len() < 100 * 200 + 1000 * 24, "{} bytes", bytes.len());
+    let out = decode_watch_responses(&bytes).unwrap();
+    assert_eq!(out.len(), 1000);
+    for r in &out {
+        assert_eq!(r.events.len(), 100);
+        let has_prev = r.events.iter().any(|e| e.prev_kv.is_some());
+        assert_eq!(has_prev, r.watch_id % 2 == 0, "prev_kv only where asked");
+    }
+    assert!(!store.has_watch_events());
+}
+
+#[test]
+fn a_thousand_watchers_from_history_share_their_catch_up() {
+    let mut store = Store::new();
+    for i in 0..100 {
+        store
+            .put(format!("/registry/pods/p{}", i % 10).as_bytes(), b"v")
+            .unwrap();
+    }
+    for _ in 0..1000 {
+        store
+            .watch(WatchRequest {
+                key: b"/registry/pods/".to_vec(),
+                range_end: b"/registry/pods0".to_vec(),
+                start_revision: 2,
+                prev_kv: true,
+                ..WatchRequest::default()
+            })
+            .unwrap();
+    }
+    let mut bytes = Vec::new();
+    assert_eq!(store.poll_watch_batch_into(0, &mut bytes), 100_000);
+    assert_eq!(&bytes[..4], &1u32.to_le_bytes(), "one block for all");
+    let out = decode_watch_responses(&bytes).unwrap();
+    assert_eq!(out.len(), 2000, "created, then the catch-up");
+    assert!(out
+        .iter()
+        .filter(|r| !r.created)
+        .all(|r| r.events.len() == 100 && r.events[99].prev_kv.is_some()));
+    // Caught up: the next revision goes through the live feed.
+    store.put(b"/registry/pods/p0", b"w").unwrap();
+    assert_eq!(store.poll_watch_batch_into(0, &mut bytes), 1000);
 }

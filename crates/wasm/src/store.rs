@@ -235,12 +235,15 @@ impl MvccStore {
         self.inner.cancel_watch(id).js()
     }
 
-    /// Every pending watch response of every watcher, up to `maxEvents` events, as one buffer.
+    /// Every pending watch response of every watcher, up to `maxEvents` events, as one buffer:
+    /// each run of events once, then per response a reference to it (watchers that get the same
+    /// revisions share one block; layout in `crates/store/src/codec.rs`).
     #[wasm_bindgen(js_name = "pollWatch")]
     pub fn poll_watch(&mut self, max_events: u32) -> Vec<u8> {
         self.inner.poll_watch_batch(max_events as usize)
     }
 
+    /// True if `pollWatch` would return something (including a requested progress response).
     #[wasm_bindgen(getter, js_name = "hasWatchEvents")]
     pub fn has_watch_events(&self) -> bool {
         self.inner.has_watch_events()

@@ -6,7 +6,7 @@
  */
 import { type Clock, realClock } from '../../sim/clock.js';
 import { KubewasmError } from '../../wasm/errors.js';
-import type { KeyValue, MvccStore, WatchResponse } from '../../wasm/store.js';
+import type { KeyValue, MvccStore, StoreEvent, WatchResponse } from '../../wasm/store.js';
 import { decodeContinue, encodeContinue } from '../continue-token.js';
 import { StorageError } from '../errors.js';
 import { asDirectory, decodeKey, encodeKey, prefixEnd } from '../keys.js';
@@ -21,6 +21,7 @@ import type {
   StoredObject,
   UpdateOptions,
   Watch,
+  WatchEvent,
   WatchOptions,
 } from '../storage.js';
 import { bookmark, toWatchBatches } from '../watch-events.js';
@@ -81,6 +82,9 @@ export class WasmStorage implements Storage {
   private cancelLeaseTimer: (() => void) | undefined;
   private cancelProgressTimer: (() => void) | undefined;
   private closed = false;
+  /** Converted watch batches by the decoded events array they came from (shared across watches). */
+  private readonly converted = new WeakMap<readonly StoreEvent[], WatchEvent[][]>();
+  private readonly convertedWithPrev = new WeakMap<readonly StoreEvent[], WatchEvent[][]>();
   /** A progress request the store holds until every watcher has caught up. */
   private progressRequested = false;
 
@@ -276,17 +280,34 @@ export class WasmStorage implements Storage {
       if (active.options.progressNotify) active.queue.push(bookmark(response.revision));
       return;
     }
-    const events = response.events.map((e) => ({
-      kind: e.type === 'PUT' ? ('put' as const) : ('delete' as const),
-      key: decodeKey(e.kv.key),
-      value: e.kv.value,
-      version: e.kv.version,
-      modRevision: e.kv.modRevision,
-      prevValue: e.prevKv?.value,
-    }));
-    for (const batch of toWatchBatches(events, active.options.prevValue ?? false)) {
+    for (const batch of this.batchesOf(response.events, active.options.prevValue ?? false)) {
       if (!active.queue.push(batch)) return;
     }
+  }
+
+  /**
+   * Kubernetes watch batches for a block of store events. Watches of one range share the block's
+   * events array (the decoder hands every such delivery the same one), so the conversion — key
+   * decoding included — is done once per block, not once per watcher.
+   */
+  private batchesOf(events: readonly StoreEvent[], withPrevValue: boolean): WatchEvent[][] {
+    const cache = withPrevValue ? this.convertedWithPrev : this.converted;
+    let batches = cache.get(events);
+    if (!batches) {
+      batches = toWatchBatches(
+        events.map((e) => ({
+          kind: e.type === 'PUT' ? ('put' as const) : ('delete' as const),
+          key: decodeKey(e.kv.key),
+          value: e.kv.value,
+          version: e.kv.version,
+          modRevision: e.kv.modRevision,
+          prevValue: e.prevKv?.value,
+        })),
+        withPrevValue,
+      );
+      cache.set(events, batches);
+    }
+    return batches;
   }
 
   /** One key at `revision` (0n = latest). */
