@@ -13,12 +13,19 @@ export interface BenchRow {
   metric: string;
   value: number;
   unit: string;
+  /** How this number was taken when it is not the suite's usual way (e.g. on a subset). */
+  note?: string;
 }
+
+/** Command-line flags given to `kubewasm bench`, e.g. `{ workload: 'SchedulingBasic' }`. */
+export type SuiteArgs = Readonly<Record<string, string | boolean>>;
 
 export interface Suite {
   name: string;
   /** Runs every case and returns its rows; `progress` reports what is running. */
-  run(progress: (what: string) => void): Promise<BenchRow[]>;
+  run(progress: (what: string) => void, args?: SuiteArgs): Promise<BenchRow[]>;
+  /** Files to write beside `<suite>.json`, by file name (e.g. a chart of the rows). */
+  files?(rows: BenchRow[]): Record<string, string>;
 }
 
 /** Median of the values (upper median for an even count). */
@@ -43,16 +50,31 @@ export function opsPerSecond(work: () => number, runs = 5): number {
   return median(rates);
 }
 
-/** Prints rows as an aligned table with, per case, each impl's ratio to the first impl. */
+/**
+ * A text progress bar for long measurements, shown through the suite's `progress` line (which is
+ * TTY-only). `progressBar(5000, 10000)` → "[██████████··········] 5,000/10,000".
+ */
+export function progressBar(done: number, total: number, width = 20): string {
+  const filled = total > 0 ? Math.min(width, Math.round((done / total) * width)) : 0;
+  const count = `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`;
+  return `[${'█'.repeat(filled)}${'·'.repeat(width - filled)}] ${count}`;
+}
+
+/**
+ * Prints rows as an aligned table with, per case, each impl's ratio to the first impl, and a
+ * note column when some row has a note.
+ */
 export function formatTable(rows: BenchRow[]): string {
-  const header = ['case', 'impl', 'metric', 'value', 'unit', 'ratio'];
+  const withNotes = rows.some((r) => r.note !== undefined);
+  const header = ['case', 'impl', 'metric', 'value', 'unit', 'ratio', ...(withNotes ? ['note'] : [])];
   const firstByCase = new Map<string, number>();
   const lines = rows.map((r) => {
     const key = `${r.case}\u0000${r.metric}`;
     if (!firstByCase.has(key)) firstByCase.set(key, r.value);
     const base = firstByCase.get(key) ?? r.value;
     const ratio = base === r.value ? '1.00×' : `${(r.value / base).toFixed(2)}×`;
-    return [r.case, r.impl, r.metric, formatNumber(r.value), r.unit, ratio];
+    const cells = [r.case, r.impl, r.metric, formatNumber(r.value), r.unit, ratio];
+    return withNotes ? [...cells, r.note ?? ''] : cells;
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const render = (cells: string[]) =>

@@ -1,16 +1,28 @@
 /** `kubewasm bench [suite…]`: runs benchmark suites, prints their tables, writes their JSON. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cgroupSuite } from '../../bench/cgroup.js';
 import { formatTable, type Suite, writeResults } from '../../bench/harness.js';
+import { schedSuite } from '../../bench/sched.js';
 import { storeSuite } from '../../bench/store.js';
 import { loadKubewasm } from '../wasm/node.js';
+import { type Flags, parseFlags } from './flags.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('../bench/results/', import.meta.url));
 
 export async function bench(args: string[]): Promise<number> {
   const kubewasm = await loadKubewasm();
-  const suites: Suite[] = [storeSuite(kubewasm), cgroupSuite(kubewasm)];
-  const wanted = args.filter((a) => !a.startsWith('-'));
+  const suites: Suite[] = [storeSuite(kubewasm), cgroupSuite(kubewasm), schedSuite(kubewasm)];
+  let flags: Flags;
+  try {
+    // Flags go to every suite; each reads the ones it knows (`--workload NAME`: bench sched).
+    flags = parseFlags(args, { workload: 'string' });
+  } catch (err) {
+    console.error(`kubewasm bench: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+  const wanted = flags.positional;
   const unknown = wanted.filter((w) => !suites.some((s) => s.name === w));
   if (unknown.length > 0) {
     console.error(
@@ -19,10 +31,14 @@ export async function bench(args: string[]): Promise<number> {
     return 2;
   }
   for (const suite of suites.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
-    const rows = await suite.run(progressLine(suite.name));
+    const rows = await suite.run(progressLine(suite.name), flags.values);
     clearProgress();
     console.log(`\n${suite.name}\n${formatTable(rows)}`);
     console.log(`→ ${writeResults(RESULTS_DIR, suite.name, rows)}`);
+    for (const [name, content] of Object.entries(suite.files?.(rows) ?? {})) {
+      writeFileSync(join(RESULTS_DIR, name), content);
+      console.log(`→ ${join(RESULTS_DIR, name)}`);
+    }
   }
   return 0;
 }

@@ -5,7 +5,8 @@ import { snapshot } from './snapshot.js';
 const USAGE = `usage: kubewasm <command>
 
 commands:
-  bench [suite…]   run benchmarks side by side (suites: store, cgroup); results in bench/results/
+  bench [suite…]   run benchmarks side by side (suites: store, cgroup, sched); results in bench/results/
+                   sched: --workload NAME runs one scheduler_perf workload (or "memory")
   snapshot save|restore|status   back up and restore a data directory's store
   version          print the version
 `;

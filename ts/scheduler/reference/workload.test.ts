@@ -16,6 +16,21 @@ describe('workload generator', () => {
     expect(p?.spec.containers[0]?.resources?.requests).toEqual({ cpu: '100m', memory: '500Mi' });
   });
 
+  it('labels nodes round-robin like labelNodePrepareStrategy', () => {
+    const nodes = makeNodes({
+      count: 4,
+      zones: 0,
+      labelStrategy: { key: 'topology.kubernetes.io/zone', values: ['moon-1', 'moon-2', 'moon-3'] },
+    });
+    expect(nodes.map((n) => n.metadata.labels?.['topology.kubernetes.io/zone'])).toEqual([
+      'moon-1',
+      'moon-2',
+      'moon-3',
+      'moon-1',
+    ]);
+    expect(nodes[0]?.metadata.labels?.['kubernetes.io/hostname']).toBe('scheduler-perf-0');
+  });
+
   it('is deterministic and schedulable', () => {
     const w = basicWorkload({ nodes: 10, initPods: 20, measurePods: 30 });
     expect(basicWorkload({ nodes: 10, initPods: 20, measurePods: 30 })).toEqual(w);

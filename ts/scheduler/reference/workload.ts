@@ -21,6 +21,12 @@ export interface NodeSetOptions {
   readonly namePrefix?: string;
   readonly allocatable?: ResourceList;
   readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * scheduler_perf's labelNodePrepareStrategy: `key` set on every node to `values`, round-robin
+   * as test/utils LabelNodePrepareStrategy.PreparePatch does. Applied after `zones`, so it wins
+   * on the same key.
+   */
+  readonly labelStrategy?: { readonly key: string; readonly values: readonly string[] };
 }
 
 /** `count` node-default nodes. `makeNodes({ count: 5000 })`. */
@@ -32,6 +38,9 @@ export function makeNodes(opts: NodeSetOptions): Node[] {
     const name = `${prefix}${i}`;
     const labels: Record<string, string> = { ...(opts.labels ?? {}), [LABEL_HOSTNAME]: name };
     if (zones > 0) labels[LABEL_TOPOLOGY_ZONE] = `zone-${i % zones}`;
+    const strategy = opts.labelStrategy;
+    const value = strategy?.values[i % strategy.values.length];
+    if (strategy !== undefined && value !== undefined) labels[strategy.key] = value;
     nodes.push({
       metadata: { name, labels },
       spec: { taints: [] },
