@@ -13,9 +13,9 @@
  *   the compaction revision.
  */
 import { Etcd3, type IKeyValue, type IOptions, type IRequestOp, type IWatchResponse } from 'etcd3';
-import { decodeContinue, encodeContinue } from '../continue-token.js';
 import { StorageError } from '../errors.js';
 import { asDirectory, decodeKey, encodeKey, prefixEnd } from '../keys.js';
+import { listPage } from '../list-page.js';
 import type {
   CreateOptions,
   DeleteOptions,
@@ -92,34 +92,27 @@ export class EtcdStorage implements Storage {
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
-    const dir = asDirectory(prefix);
-    let from = dir;
-    let revision: bigint;
-    if (options.continue) {
-      const token = decodeContinue(options.continue, dir);
-      from = token.fromKey;
-      revision = token.revision;
-    } else {
-      revision = await this.readRevision(options);
-    }
-    const limit = options.limit ?? 0;
-    const res = await this.call(() =>
-      this.client.kv.range({
-        key: buffer(from),
-        range_end: Buffer.from(prefixEnd(encodeKey(dir))),
-        revision: revision > 0n ? String(revision) : '0',
-        limit,
-      }),
+    return listPage(
+      prefix,
+      options,
+      (at) => this.readRevision(at),
+      async (from, rangeEnd, revision, limit) => {
+        const res = await this.call(() =>
+          this.client.kv.range({
+            key: buffer(from),
+            range_end: Buffer.from(rangeEnd),
+            revision: String(revision),
+            limit,
+          }),
+        );
+        return {
+          items: res.kvs.map(toObject),
+          more: res.more,
+          count: Number(res.count),
+          revision: BigInt(res.header.revision),
+        };
+      },
     );
-    const listRevision = revision > 0n ? revision : BigInt(res.header.revision);
-    const items = res.kvs.map(toObject);
-    const result: ListResult = { items, revision: listRevision };
-    const last = items[items.length - 1];
-    if (res.more && last) {
-      result.continue = encodeContinue(`${last.key}\u0000`, dir, listRevision);
-      result.remainingItemCount = Number(res.count) - items.length;
-    }
-    return result;
   }
 
   async count(prefix: string): Promise<number> {

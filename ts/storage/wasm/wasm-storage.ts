@@ -7,9 +7,9 @@
 import { type Clock, realClock } from '../../sim/clock.js';
 import { KubewasmError } from '../../wasm/errors.js';
 import type { KeyValue, MvccStore, StoreEvent, WatchResponse } from '../../wasm/store.js';
-import { decodeContinue, encodeContinue } from '../continue-token.js';
 import { StorageError } from '../errors.js';
 import { asDirectory, decodeKey, encodeKey, prefixEnd } from '../keys.js';
+import { listPage } from '../list-page.js';
 import type {
   CreateOptions,
   DeleteOptions,
@@ -125,26 +125,15 @@ export class WasmStorage implements Storage {
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
-    const dir = asDirectory(prefix);
-    let from = dir;
-    let revision: bigint;
-    if (options.continue) {
-      ({ fromKey: from, revision } = decodeContinue(options.continue, dir));
-    } else {
-      revision = this.readRevision(options);
-    }
-    const page = this.call(() =>
-      this.store.range(from, { rangeEnd: prefixEnd(encodeKey(dir)), revision, limit: options.limit ?? 0 }),
+    return listPage(
+      prefix,
+      options,
+      (at) => this.readRevision(at),
+      (from, rangeEnd, revision, limit) => {
+        const page = this.call(() => this.store.range(from, { rangeEnd, revision, limit }));
+        return { items: page.kvs.map(toObject), more: page.more, count: page.count, revision: page.revision };
+      },
     );
-    const listRevision = revision > 0n ? revision : page.revision;
-    const items = page.kvs.map(toObject);
-    const result: ListResult = { items, revision: listRevision };
-    const last = items[items.length - 1];
-    if (page.more && last) {
-      result.continue = encodeContinue(`${last.key}\u0000`, dir, listRevision);
-      result.remainingItemCount = page.count - items.length;
-    }
-    return result;
   }
 
   async count(prefix: string): Promise<number> {
