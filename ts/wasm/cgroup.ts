@@ -238,8 +238,11 @@ export interface CgroupApi {
 
 /** Builds the cgroup half of the typed API over an initialised glue module. */
 export function bindCgroup(): CgroupApi {
+  // The pods cross as UTF-8 bytes: one copy into wasm memory, where a string would be copied
+  // character by character by the glue.
+  const encoder = new TextEncoder();
   const toJson = (podsJson: string, node: CgroupNodeConfig): string =>
-    callWasm(() => glue.podCgroups(podsJson, JSON.stringify(node)));
+    callWasm(() => glue.podCgroupsBytes(encoder.encode(podsJson), JSON.stringify(node)));
   const fromJson = (podsJson: string, node: CgroupNodeConfig): NodeCgroups =>
     JSON.parse(toJson(podsJson, node)) as NodeCgroups;
   return {

@@ -2,20 +2,18 @@
 //! node, per call.
 
 use crate::cgroup_path::{pod_cgroup_name, qos_cgroup_name, CgroupDriver, CgroupName};
-use crate::container::{container_resources, LinuxContainerResources};
+use crate::container::{container_resources_with, LinuxContainerResources};
 use crate::cpu::{check_period, WeightFormula, QUOTA_PERIOD};
 use crate::memory::{
     container_memory_unified, MemoryQosConfig, MemoryQosPolicy, DEFAULT_MEMORY_THROTTLING_FACTOR,
     DEFAULT_PAGE_SIZE,
 };
-use crate::oci::{container_namespaces, OciFragment};
+use crate::oci::{cgroups_path_prefix, container_namespaces, OciFragment};
 use crate::pod_cgroup::{
-    qos_tier_configs, resource_config_for_pod, CgroupFiles, QosTierConfigs, ResourceConfig,
+    resource_config_from, CgroupFiles, QosTierConfigs, ResourceConfig, TierSums,
 };
-use crate::pod_resources::{
-    pod_limits, pod_requests, scheduler_requests, PodResourcesOptions, SchedulerRequests,
-};
-use crate::pod_spec::{PodSpec, ResourceList};
+use crate::pod_resources::{scheduler_requests_from, PodTotals, SchedulerRequests};
+use crate::pod_spec::{PodSpec, ResourceList, Resources};
 use crate::qos::{pod_qos, QosClass};
 use crate::CgroupError;
 
@@ -153,24 +151,32 @@ pub fn pod_cgroups(pod: &PodSpec, node: &NodeConfig) -> Result<PodCgroups, Cgrou
 
 fn pod_cgroups_checked(pod: &PodSpec, node: &NodeConfig) -> Result<PodCgroups, CgroupError> {
     let defaulted;
-    let pod = if node.apply_api_defaults {
+    let pod = if node.apply_api_defaults && needs_api_defaults(pod) {
         defaulted = pod.clone().with_api_defaults();
         &defaulted
     } else {
         pod
     };
+    // Each value is computed once and passed down; the fallible steps keep upstream's order so
+    // that a pod with several faults reports the same one.
     pod.validate()?;
     let qos = pod_qos(pod)?;
     let cgroup_name = pod_cgroup_name(qos, &pod.uid)?;
     let cgroup_path = cgroup_name.path(node.cgroup_driver)?;
-    let config = resource_config_for_pod(
+    let totals = PodTotals::of(pod)?;
+    let config = resource_config_from(
         pod,
+        &totals,
+        || Ok(qos),
         node.cpu_cfs_quota,
         node.cpu_cfs_quota_period_us,
         node.enforce_memory_qos && node.cgroup_v2,
         node.memory_qos_policy,
     )?;
     let files = config.cgroup_v2_files();
+    let namespaces =
+        container_namespaces(&pod.namespaces, pod.namespaces.sandbox_pid, node.cgroup_v2);
+    let path_prefix = cgroups_path_prefix(&cgroup_name, node.cgroup_driver);
     let mut containers = Vec::with_capacity(pod.containers.len() + pod.init_containers.len());
     let ordered = pod
         .init_containers
@@ -178,16 +184,13 @@ fn pod_cgroups_checked(pod: &PodSpec, node: &NodeConfig) -> Result<PodCgroups, C
         .map(|c| (c, true))
         .chain(pod.containers.iter().map(|c| (c, false)));
     for (container, init) in ordered {
-        let resources = container_resources(pod, container, node)?;
-        let namespaces =
-            container_namespaces(&pod.namespaces, pod.namespaces.sandbox_pid, node.cgroup_v2);
-        let oci = OciFragment::from_cri(
+        let resources = container_resources_with(pod, container, node, &mut || Ok(qos))?;
+        let oci = OciFragment::from_cri_under(
             &resources,
-            namespaces,
-            &cgroup_name,
+            namespaces.clone(),
+            &path_prefix,
             &container.name,
-            node.cgroup_driver,
-        )?;
+        );
         let files = oci.cgroup_v2_files(node.weight_formula);
         containers.push(ContainerCgroups {
             name: container.name.clone(),
@@ -198,17 +201,28 @@ fn pod_cgroups_checked(pod: &PodSpec, node: &NodeConfig) -> Result<PodCgroups, C
             files,
         });
     }
+    let scheduler = scheduler_requests_from(pod, &totals.requests)?;
+    let PodTotals { requests, limits } = totals;
     Ok(PodCgroups {
         uid: pod.uid.clone(),
         qos,
-        requests: pod_requests(pod, &PodResourcesOptions::default())?,
-        limits: pod_limits(pod, &PodResourcesOptions::default())?,
-        scheduler: scheduler_requests(pod)?,
+        requests,
+        limits,
+        scheduler,
         cgroup_name,
         cgroup_path,
         config,
         files,
         containers,
+    })
+}
+
+/// Whether API defaulting would change the pod: some container limits a resource it does not
+/// request. Most pods need no copy.
+fn needs_api_defaults(pod: &PodSpec) -> bool {
+    pod.all_containers().any(|c| {
+        let Resources { requests, limits } = &c.resources;
+        limits.keys().any(|name| !requests.contains_key(name))
     })
 }
 
@@ -231,47 +245,92 @@ pub struct NodeCgroups {
     pub besteffort: TierCgroup,
 }
 
+/// The QoS tier cgroups of a node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeTiers {
+    /// `/kubepods` (Guaranteed pods' parent).
+    pub kubepods: TierCgroup,
+    pub burstable: TierCgroup,
+    pub besteffort: TierCgroup,
+}
+
+/// Pods of one node, one at a time: each pod's values as it comes, then the QoS tiers over the
+/// valid ones. For callers that pass each result on (the wasm binding writes it out and drops
+/// it) instead of holding a whole [`NodeCgroups`].
+#[derive(Debug)]
+pub struct NodeBatch<'n> {
+    node: &'n NodeConfig,
+    sums: TierSums,
+    /// The first pod that could not be counted toward the tiers.
+    tier_error: Option<CgroupError>,
+}
+
+impl<'n> NodeBatch<'n> {
+    /// Checks `node` once for the whole batch.
+    pub fn new(node: &'n NodeConfig) -> Result<Self, CgroupError> {
+        node.validate()?;
+        Ok(NodeBatch {
+            node,
+            sums: TierSums::default(),
+            tier_error: None,
+        })
+    }
+
+    /// [`pod_cgroups`] for one pod of the batch; a valid pod counts toward the tiers.
+    pub fn pod(&mut self, pod: &PodSpec) -> Result<PodCgroups, CgroupError> {
+        let computed = pod_cgroups_checked(pod, self.node)?;
+        if self.tier_error.is_none() {
+            if let Err(err) = self.sums.add(computed.qos, &computed.requests) {
+                self.tier_error = Some(err);
+            }
+        }
+        Ok(computed)
+    }
+
+    /// The QoS tier cgroups over the valid pods seen so far.
+    pub fn tiers(&self) -> Result<NodeTiers, CgroupError> {
+        if let Some(err) = &self.tier_error {
+            return Err(err.clone());
+        }
+        let node = self.node;
+        let QosTierConfigs {
+            kubepods,
+            burstable,
+            besteffort,
+        } = self.sums.configs(
+            node.enforce_memory_qos && node.cgroup_v2,
+            node.memory_qos_policy,
+        );
+        let tier = |qos: QosClass, config: ResourceConfig| -> Result<TierCgroup, CgroupError> {
+            Ok(TierCgroup {
+                path: qos_cgroup_name(qos).path(node.cgroup_driver)?,
+                files: config.cgroup_v2_files(),
+                config,
+            })
+        };
+        Ok(NodeTiers {
+            kubepods: tier(QosClass::Guaranteed, kubepods)?,
+            burstable: tier(QosClass::Burstable, burstable)?,
+            besteffort: tier(QosClass::BestEffort, besteffort)?,
+        })
+    }
+}
+
 /// The batch entry point for a node: fails only for an invalid `node`; a bad pod yields an
 /// error in its own slot and does not count toward the QoS tiers.
 pub fn node_cgroups(pods: &[PodSpec], node: &NodeConfig) -> Result<NodeCgroups, CgroupError> {
-    node.validate()?;
-    let results: Vec<Result<PodCgroups, CgroupError>> = pods
-        .iter()
-        .map(|pod| pod_cgroups_checked(pod, node))
-        .collect();
-    let valid: Vec<PodSpec> = pods
-        .iter()
-        .zip(&results)
-        .filter(|(_, r)| r.is_ok())
-        .map(|(pod, _)| {
-            if node.apply_api_defaults {
-                pod.clone().with_api_defaults()
-            } else {
-                pod.clone()
-            }
-        })
-        .collect();
-    let QosTierConfigs {
+    let mut batch = NodeBatch::new(node)?;
+    let pods = pods.iter().map(|pod| batch.pod(pod)).collect();
+    let NodeTiers {
         kubepods,
         burstable,
         besteffort,
-    } = qos_tier_configs(
-        &valid,
-        node.enforce_memory_qos && node.cgroup_v2,
-        node.memory_qos_policy,
-    )?;
-    let tier = |qos: QosClass, config: ResourceConfig| -> Result<TierCgroup, CgroupError> {
-        Ok(TierCgroup {
-            path: qos_cgroup_name(qos).path(node.cgroup_driver)?,
-            files: config.cgroup_v2_files(),
-            config,
-        })
-    };
+    } = batch.tiers()?;
     Ok(NodeCgroups {
-        pods: results,
-        kubepods: tier(QosClass::Guaranteed, kubepods)?,
-        burstable: tier(QosClass::Burstable, burstable)?,
-        besteffort: tier(QosClass::BestEffort, besteffort)?,
+        pods,
+        kubepods,
+        burstable,
+        besteffort,
     })
 }
 
@@ -378,6 +437,26 @@ mod tests {
         );
         assert_eq!(got.besteffort.files.cpu_weight, Some(1));
         assert_eq!(got.kubepods.path, "/kubepods.slice");
+    }
+
+    #[test]
+    fn a_batch_one_pod_at_a_time_matches_node_cgroups() {
+        let bad = PodSpec::new("bad", vec![]);
+        let pods = [web_pod(), bad, web_pod()];
+        let whole = node_cgroups(&pods, &node()).unwrap();
+        let config = node();
+        let mut batch = NodeBatch::new(&config).unwrap();
+        let each: Vec<_> = pods.iter().map(|pod| batch.pod(pod)).collect();
+        assert_eq!(each, whole.pods);
+        let tiers = batch.tiers().unwrap();
+        assert_eq!(tiers.burstable, whole.burstable);
+        assert_eq!(
+            tiers.burstable.config.cpu_shares,
+            Some(1228),
+            "two valid pods count"
+        );
+        assert_eq!(tiers.kubepods, whole.kubepods);
+        assert_eq!(tiers.besteffort, whole.besteffort);
     }
 
     #[test]

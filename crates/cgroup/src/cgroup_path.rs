@@ -67,8 +67,21 @@ impl CgroupName {
     /// The systemd unit name of the leaf, e.g. `kubepods-burstable-pod1234_abcd.slice` (what
     /// the kubelet passes to the runtime as the cgroup parent).
     pub fn to_systemd_unit(&self) -> String {
-        let escaped: Vec<String> = self.0.iter().map(|p| p.replace('-', "_")).collect();
-        escaped.join("-") + SYSTEMD_SUFFIX
+        let length: usize = self.0.iter().map(|p| p.len() + 1).sum();
+        let mut unit = String::with_capacity(length + SYSTEMD_SUFFIX.len());
+        for (i, part) in self.0.iter().enumerate() {
+            if i > 0 {
+                unit.push('-');
+            }
+            for (j, piece) in part.split('-').enumerate() {
+                if j > 0 {
+                    unit.push('_');
+                }
+                unit.push_str(piece);
+            }
+        }
+        unit.push_str(SYSTEMD_SUFFIX);
+        unit
     }
 
     /// `ToSystemd`: escape `-` as `_` in each part, join with `-`, then `ExpandSlice`, e.g.
@@ -101,8 +114,8 @@ fn expand_slice(slice: &str) -> Result<String, CgroupError> {
     if name == "-" {
         return Ok("/".to_string());
     }
-    let mut path = String::new();
-    let mut prefix = String::new();
+    let mut path = String::with_capacity(2 * slice.len() + 16);
+    let mut prefix = String::with_capacity(slice.len());
     for component in name.split('-') {
         // "test--a.slice isn't permitted, nor is -test.slice."
         if component.is_empty() {
@@ -121,7 +134,9 @@ fn expand_slice(slice: &str) -> Result<String, CgroupError> {
 /// The QoS tier cgroup (qos_container_manager_linux.go): Guaranteed pods sit directly under
 /// `kubepods`, the others under `kubepods/burstable` and `kubepods/besteffort`.
 pub fn qos_cgroup_name(qos: QosClass) -> CgroupName {
-    let mut parts = vec![KUBEPODS.to_string()];
+    // Room for the pod's own component (pod_cgroup_name).
+    let mut parts = Vec::with_capacity(3);
+    parts.push(KUBEPODS.to_string());
     match qos {
         QosClass::Guaranteed => {}
         QosClass::Burstable => parts.push("burstable".to_string()),
@@ -132,10 +147,14 @@ pub fn qos_cgroup_name(qos: QosClass) -> CgroupName {
 
 /// `GetPodContainerName`: the QoS tier plus `pod<uid>`.
 pub fn pod_cgroup_name(qos: QosClass, uid: &str) -> Result<CgroupName, CgroupError> {
-    CgroupName::new(
-        &qos_cgroup_name(qos),
-        &[&format!("{POD_CGROUP_PREFIX}{uid}")],
-    )
+    // CgroupName::new without copying the tier's components.
+    let component = format!("{POD_CGROUP_PREFIX}{uid}");
+    if component.contains('/') || component.contains('_') {
+        return Err(CgroupError::InvalidCgroupName { component });
+    }
+    let mut name = qos_cgroup_name(qos);
+    name.0.push(component);
+    Ok(name)
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@
 use crate::cpu::milli_cpu_to_quota;
 use crate::cpu::milli_cpu_to_shares;
 use crate::memory::container_memory_unified;
-use crate::oom::container_oom_score_adjust;
-use crate::pod_spec::{quantity_of, Container, PodSpec, CPU, MEMORY};
-use crate::qos::pod_qos;
+use crate::oom::oom_score_adjust_with;
+use crate::pod_spec::{Container, PodSpec, CPU, MEMORY};
+use crate::qos::{pod_qos, QosClass};
 use crate::{CgroupError, NodeConfig, Quantity};
 use std::collections::BTreeMap;
 
@@ -35,29 +35,42 @@ pub struct LinuxContainerResources {
 /// The kubelet's `LinuxContainerResources` for `container` of `pod` on a node.
 ///
 /// Shares come from the CPU request, or from the limit when no request is named; the quota
-/// from the limit over the configured period; `oom_score_adj` from [`container_oom_score_adjust`].
+/// from the limit over the configured period; `oom_score_adj` from
+/// [`crate::container_oom_score_adjust`].
 pub fn container_resources(
     pod: &PodSpec,
     container: &Container,
     node: &NodeConfig,
 ) -> Result<LinuxContainerResources, CgroupError> {
+    container_resources_with(pod, container, node, &mut || pod_qos(pod))
+}
+
+/// [`container_resources`] with the pod's class given (asked for where upstream computes it).
+pub(crate) fn container_resources_with(
+    pod: &PodSpec,
+    container: &Container,
+    node: &NodeConfig,
+    qos: &mut dyn FnMut() -> Result<QosClass, CgroupError>,
+) -> Result<LinuxContainerResources, CgroupError> {
     let requests = &container.resources.requests;
     let limits = &container.resources.limits;
-    let cpu_limit = quantity_of(limits, CPU).milli_value()?;
+    let zero = Quantity::zero();
+    let cpu_limit = limits.get(CPU).unwrap_or(&zero).milli_value()?;
     let cpu_shares = match requests.get(CPU) {
         // "If request is not specified, but limit is, we want request to default to limit."
         None => milli_cpu_to_shares(cpu_limit),
         Some(request) => milli_cpu_to_shares(request.milli_value()?),
     };
-    let memory_limit = quantity_of(limits, MEMORY).value()?;
+    let memory_limit = limits.get(MEMORY).unwrap_or(&zero).value()?;
 
     let mut resources = LinuxContainerResources {
         cpu_shares: i64::try_from(cpu_shares).unwrap_or(i64::MAX),
         memory_limit_in_bytes: memory_limit,
-        oom_score_adj: i64::from(container_oom_score_adjust(
+        oom_score_adj: i64::from(oom_score_adjust_with(
             pod,
             container,
             node.memory_capacity,
+            &mut *qos,
         )?),
         ..Default::default()
     };
@@ -75,8 +88,7 @@ pub fn container_resources(
         // MemoryQoS needs cgroup v2: "Set memory.min and memory.high if MemoryQoS enabled with
         // cgroups v2".
         let request = requests.get(MEMORY).map_or(Ok(0), Quantity::value)?;
-        let unified =
-            container_memory_unified(&node.memory_qos(), pod_qos(pod)?, request, memory_limit)?;
+        let unified = container_memory_unified(&node.memory_qos(), qos()?, request, memory_limit)?;
         resources.unified.extend(unified);
     }
     Ok(resources)

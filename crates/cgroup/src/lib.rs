@@ -20,7 +20,8 @@ mod qos;
 mod quantity;
 
 pub use batch::{
-    node_cgroups, pod_cgroups, ContainerCgroups, NodeCgroups, NodeConfig, PodCgroups, TierCgroup,
+    node_cgroups, pod_cgroups, ContainerCgroups, NodeBatch, NodeCgroups, NodeConfig, NodeTiers,
+    PodCgroups, TierCgroup,
 };
 pub use cgroup_path::{
     pod_cgroup_name, qos_cgroup_name, CgroupDriver, CgroupName, KUBEPODS, POD_CGROUP_PREFIX,

@@ -88,6 +88,18 @@ pub fn container_namespaces(
     namespaces
 }
 
+/// What a container's `linux.cgroupsPath` starts with, the container id follows:
+/// `<pod unit>:cri-containerd:` (systemd) or `<pod cgroup>/` (cgroupfs).
+pub(crate) fn cgroups_path_prefix(pod_cgroup: &CgroupName, driver: CgroupDriver) -> String {
+    match driver {
+        CgroupDriver::Systemd => pod_cgroup.to_systemd_unit() + ":cri-containerd:",
+        CgroupDriver::Cgroupfs => {
+            let parent = pod_cgroup.to_cgroupfs();
+            format!("{}/", parent.trim_end_matches('/'))
+        }
+    }
+}
+
 /// The runtime-spec fragment for one container.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OciFragment {
@@ -120,21 +132,29 @@ impl OciFragment {
         container_id: &str,
         driver: CgroupDriver,
     ) -> Result<Self, CgroupError> {
-        let cgroups_path = match driver {
-            CgroupDriver::Systemd => {
-                format!(
-                    "{}:cri-containerd:{container_id}",
-                    pod_cgroup.to_systemd_unit()
-                )
-            }
-            CgroupDriver::Cgroupfs => {
-                let parent = pod_cgroup.to_cgroupfs();
-                format!("{}/{container_id}", parent.trim_end_matches('/'))
-            }
-        };
+        let prefix = cgroups_path_prefix(pod_cgroup, driver);
+        Ok(Self::from_cri_under(
+            resources,
+            namespaces,
+            &prefix,
+            container_id,
+        ))
+    }
+
+    /// [`OciFragment::from_cri`] with the pod's [`cgroups_path_prefix`] computed once.
+    pub(crate) fn from_cri_under(
+        resources: &LinuxContainerResources,
+        namespaces: Vec<Namespace>,
+        cgroups_path_prefix: &str,
+        container_id: &str,
+    ) -> Self {
+        let mut cgroups_path =
+            String::with_capacity(cgroups_path_prefix.len() + container_id.len());
+        cgroups_path.push_str(cgroups_path_prefix);
+        cgroups_path.push_str(container_id);
         let memory_limit =
             (resources.memory_limit_in_bytes != 0).then_some(resources.memory_limit_in_bytes);
-        Ok(OciFragment {
+        OciFragment {
             oom_score_adj: resources.oom_score_adj,
             cgroups_path,
             cpu_shares: u64::try_from(resources.cpu_shares).ok().filter(|s| *s != 0),
@@ -144,7 +164,7 @@ impl OciFragment {
             memory_swap: memory_limit,
             unified: resources.unified.clone(),
             namespaces,
-        })
+        }
     }
 
     /// The cgroup v2 files runc writes for this spec; `formula` picks the runc version's

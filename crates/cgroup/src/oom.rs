@@ -1,8 +1,8 @@
 //! OOM score adjustment: `GetContainerOOMScoreAdjust` of kubernetes `pkg/kubelet/qos/policy.go`.
 
-use crate::pod_spec::{quantity_of, Container, PodSpec, MEMORY};
+use crate::pod_spec::{Container, PodSpec, MEMORY};
 use crate::qos::{pod_qos, QosClass};
-use crate::CgroupError;
+use crate::{CgroupError, Quantity};
 
 /// `KubeletOOMScoreAdj` — pkg/kubelet/qos/policy.go.
 pub const KUBELET_OOM_SCORE_ADJ: i32 = -999;
@@ -27,6 +27,16 @@ pub fn container_oom_score_adjust(
     container: &Container,
     memory_capacity: i64,
 ) -> Result<i32, CgroupError> {
+    oom_score_adjust_with(pod, container, memory_capacity, || pod_qos(pod))
+}
+
+/// [`container_oom_score_adjust`] with the pod's class given (asked for only when needed).
+pub(crate) fn oom_score_adjust_with(
+    pod: &PodSpec,
+    container: &Container,
+    memory_capacity: i64,
+    qos: impl FnOnce() -> Result<QosClass, CgroupError>,
+) -> Result<i32, CgroupError> {
     if memory_capacity <= 0 {
         return Err(CgroupError::InvalidCapacity {
             bytes: memory_capacity,
@@ -35,12 +45,12 @@ pub fn container_oom_score_adjust(
     if pod.is_node_critical() {
         return Ok(GUARANTEED_OOM_SCORE_ADJ);
     }
-    match pod_qos(pod)? {
+    match qos()? {
         QosClass::Guaranteed => return Ok(GUARANTEED_OOM_SCORE_ADJ),
         QosClass::BestEffort => return Ok(BESTEFFORT_OOM_SCORE_ADJ),
         QosClass::Burstable => {}
     }
-    let request = quantity_of(&container.resources.requests, MEMORY).value()?;
+    let request = memory_request(container)?;
     let mut score = burstable_score(request, memory_capacity);
     if is_sidecar(pod, container) {
         let min_regular = min_regular_container_memory(pod)?;
@@ -59,6 +69,15 @@ pub fn container_oom_score_adjust(
     Ok(i32::try_from(score).unwrap_or(BESTEFFORT_OOM_SCORE_ADJ - 1))
 }
 
+/// The container's memory request in bytes, 0 when it names none.
+fn memory_request(container: &Container) -> Result<i64, CgroupError> {
+    container
+        .resources
+        .requests
+        .get(MEMORY)
+        .map_or(Ok(0), Quantity::value)
+}
+
 /// `isSidecarContainer`: restartPolicy Always and listed among the init containers.
 fn is_sidecar(pod: &PodSpec, container: &Container) -> bool {
     container.is_restartable() && pod.init_containers.iter().any(|c| c.name == container.name)
@@ -68,7 +87,7 @@ fn is_sidecar(pod: &PodSpec, container: &Container) -> bool {
 fn min_regular_container_memory(pod: &PodSpec) -> Result<i64, CgroupError> {
     let mut min: Option<i64> = None;
     for container in &pod.containers {
-        let value = quantity_of(&container.resources.requests, MEMORY).value()?;
+        let value = memory_request(container)?;
         min = Some(min.map_or(value, |m| m.min(value)));
     }
     // API validation guarantees one regular container; without one, nothing lowers the score.

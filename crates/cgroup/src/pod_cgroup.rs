@@ -9,8 +9,8 @@ use crate::cpu::{
 use crate::memory::{
     memory_max, MemoryQosPolicy, CGROUP2_MEMORY_HIGH, CGROUP2_MEMORY_LOW, CGROUP2_MEMORY_MIN,
 };
-use crate::pod_resources::{pod_limits, pod_requests, PodResourcesOptions};
-use crate::pod_spec::{quantity_of, PodSpec, ResourceList, CPU, HUGEPAGES_PREFIX, MEMORY};
+use crate::pod_resources::{pod_requests, PodResourcesOptions, PodTotals};
+use crate::pod_spec::{PodSpec, ResourceList, CPU, HUGEPAGES_PREFIX, MEMORY};
 use crate::qos::{pod_qos, QosClass};
 use crate::{CgroupError, Quantity};
 use std::collections::BTreeMap;
@@ -101,13 +101,34 @@ pub fn resource_config_for_pod(
     enforce_memory_qos: bool,
     memory_qos_policy: MemoryQosPolicy,
 ) -> Result<ResourceConfig, CgroupError> {
-    let options = PodResourcesOptions::default();
-    let requests = pod_requests(pod, &options)?;
-    let limits = pod_limits(pod, &options)?;
+    let totals = PodTotals::of(pod)?;
+    resource_config_from(
+        pod,
+        &totals,
+        || pod_qos(pod),
+        enforce_cpu_limits,
+        cpu_period_us,
+        enforce_memory_qos,
+        memory_qos_policy,
+    )
+}
+
+/// [`resource_config_for_pod`] given the pod's totals; `qos` is asked where upstream computes
+/// the class, so that errors come in the same order.
+pub(crate) fn resource_config_from(
+    pod: &PodSpec,
+    totals: &PodTotals,
+    qos: impl FnOnce() -> Result<QosClass, CgroupError>,
+    enforce_cpu_limits: bool,
+    cpu_period_us: u64,
+    enforce_memory_qos: bool,
+    memory_qos_policy: MemoryQosPolicy,
+) -> Result<ResourceConfig, CgroupError> {
+    let PodTotals { requests, limits } = totals;
     // Every init and regular container's own limit (podutil.ContainerIter in 1.37).
     let declared = |name: &str| {
         pod.all_containers()
-            .all(|c| !quantity_of(&c.resources.limits, name).is_zero())
+            .all(|c| c.resources.limits.get(name).is_some_and(|q| !q.is_zero()))
     };
     let (cpu_limits_declared, memory_limits_declared) = (declared(CPU), declared(MEMORY));
 
@@ -122,7 +143,7 @@ pub fn resource_config_for_pod(
         cpu_quota = -1;
     }
 
-    let qos = pod_qos(pod)?;
+    let qos = qos()?;
     let mut config = ResourceConfig::default();
     match qos {
         QosClass::Guaranteed => {
@@ -143,7 +164,7 @@ pub fn resource_config_for_pod(
         }
         QosClass::BestEffort => config.cpu_shares = Some(MIN_SHARES),
     }
-    config.hugepage_limits = hugepage_limits(&requests)?;
+    config.hugepage_limits = hugepage_limits(requests)?;
     if enforce_memory_qos {
         let memory_request = requests.get(MEMORY).map_or(Ok(0), Quantity::value)?;
         let key = match memory_qos_policy {
@@ -183,48 +204,87 @@ pub fn qos_tier_configs(
     enforce_memory_qos: bool,
     memory_qos_policy: MemoryQosPolicy,
 ) -> Result<QosTierConfigs, CgroupError> {
-    let mut burstable_milli_cpu = 0i64;
-    let mut burstable_memory = 0i64;
-    let mut guaranteed_memory = 0i64;
+    let mut tiers = TierSums::default();
     for pod in pods {
         let qos = pod_qos(pod)?;
         if qos == QosClass::BestEffort {
             continue;
         }
-        let requests = pod_requests(pod, &PodResourcesOptions::default())?;
+        tiers.add(qos, &pod_requests(pod, &PodResourcesOptions::default())?)?;
+    }
+    Ok(tiers.configs(enforce_memory_qos, memory_qos_policy))
+}
+
+/// The sums the QoS tier cgroups are made of.
+#[derive(Debug, Default)]
+pub(crate) struct TierSums {
+    burstable_milli_cpu: i64,
+    burstable_memory: i64,
+    guaranteed_memory: i64,
+}
+
+impl TierSums {
+    /// Counts a pod of class `qos` with `PodRequests` `requests`.
+    pub(crate) fn add(
+        &mut self,
+        qos: QosClass,
+        requests: &ResourceList,
+    ) -> Result<(), CgroupError> {
+        let TierSums {
+            burstable_milli_cpu,
+            burstable_memory,
+            guaranteed_memory,
+        } = self;
+        if qos == QosClass::BestEffort {
+            return Ok(());
+        }
         let memory = requests.get(MEMORY).map_or(Ok(0), Quantity::value)?;
         if qos == QosClass::Burstable {
             let cpu = requests.get(CPU).map_or(Ok(0), Quantity::milli_value)?;
-            burstable_milli_cpu = burstable_milli_cpu.saturating_add(cpu);
-            burstable_memory = burstable_memory.saturating_add(memory);
+            *burstable_milli_cpu = burstable_milli_cpu.saturating_add(cpu);
+            *burstable_memory = burstable_memory.saturating_add(memory);
         } else {
-            guaranteed_memory = guaranteed_memory.saturating_add(memory);
+            *guaranteed_memory = guaranteed_memory.saturating_add(memory);
         }
+        Ok(())
     }
-    let mut configs = QosTierConfigs::default();
-    configs.besteffort.cpu_shares = Some(MIN_SHARES);
-    configs.burstable.cpu_shares = Some(milli_cpu_to_shares(burstable_milli_cpu));
-    let root_min = guaranteed_memory.saturating_add(burstable_memory);
-    let set = |config: &mut ResourceConfig, key: &str, value: i64| {
-        config.unified.insert(key.to_string(), value.to_string());
-    };
-    match (enforce_memory_qos, memory_qos_policy) {
-        (false, _) | (true, MemoryQosPolicy::NoReservation) => {}
-        (true, MemoryQosPolicy::Legacy) => {
-            if root_min > 0 {
+
+    /// `setCPUCgroupConfig` and `setMemoryQoS` over the pods counted.
+    pub(crate) fn configs(
+        &self,
+        enforce_memory_qos: bool,
+        memory_qos_policy: MemoryQosPolicy,
+    ) -> QosTierConfigs {
+        let TierSums {
+            burstable_milli_cpu,
+            burstable_memory,
+            guaranteed_memory,
+        } = *self;
+        let mut configs = QosTierConfigs::default();
+        configs.besteffort.cpu_shares = Some(MIN_SHARES);
+        configs.burstable.cpu_shares = Some(milli_cpu_to_shares(burstable_milli_cpu));
+        let root_min = guaranteed_memory.saturating_add(burstable_memory);
+        let set = |config: &mut ResourceConfig, key: &str, value: i64| {
+            config.unified.insert(key.to_string(), value.to_string());
+        };
+        match (enforce_memory_qos, memory_qos_policy) {
+            (false, _) | (true, MemoryQosPolicy::NoReservation) => {}
+            (true, MemoryQosPolicy::Legacy) => {
+                if root_min > 0 {
+                    set(&mut configs.kubepods, CGROUP2_MEMORY_MIN, root_min);
+                }
+                if burstable_memory > 0 {
+                    set(&mut configs.burstable, CGROUP2_MEMORY_MIN, burstable_memory);
+                }
+            }
+            (true, MemoryQosPolicy::TieredReservation) => {
                 set(&mut configs.kubepods, CGROUP2_MEMORY_MIN, root_min);
-            }
-            if burstable_memory > 0 {
-                set(&mut configs.burstable, CGROUP2_MEMORY_MIN, burstable_memory);
+                set(&mut configs.kubepods, CGROUP2_MEMORY_LOW, burstable_memory);
+                set(&mut configs.burstable, CGROUP2_MEMORY_LOW, burstable_memory);
             }
         }
-        (true, MemoryQosPolicy::TieredReservation) => {
-            set(&mut configs.kubepods, CGROUP2_MEMORY_MIN, root_min);
-            set(&mut configs.kubepods, CGROUP2_MEMORY_LOW, burstable_memory);
-            set(&mut configs.burstable, CGROUP2_MEMORY_LOW, burstable_memory);
-        }
+        configs
     }
-    Ok(configs)
 }
 
 #[cfg(test)]

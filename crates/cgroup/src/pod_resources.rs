@@ -25,70 +25,112 @@ pub struct PodResourcesOptions {
     pub non_missing_container_requests: ResourceList,
 }
 
-/// `addResourceList`: adds every entry of `new` into `list`.
-fn add_into(list: &mut ResourceList, new: &ResourceList) -> Result<(), CgroupError> {
-    for (name, quantity) in new {
-        let sum = match list.get(name) {
-            Some(value) => value.add(quantity)?,
-            None => quantity.clone(),
-        };
-        list.insert(name.clone(), sum);
-    }
-    Ok(())
-}
+/// A resource list under construction: names borrowed from the spec, sorted like the
+/// `ResourceList` it becomes, so that sums run (and fail) in the same order as upstream's maps.
+#[derive(Clone, Default)]
+struct Totals<'a>(Vec<(&'a str, Quantity)>);
 
-/// `maxResourceList`: `list[name] = max(list[name], new[name])` for every name in `new`.
-fn max_into(list: &mut ResourceList, new: &ResourceList) {
-    for (name, quantity) in new {
-        if list.get(name).is_none_or(|value| quantity > value) {
-            list.insert(name.clone(), quantity.clone());
+impl<'a> Totals<'a> {
+    fn slot(&mut self, name: &'a str) -> Result<&mut Quantity, usize> {
+        match self.0.binary_search_by(|(n, _)| (*n).cmp(name)) {
+            Ok(i) => self.0.get_mut(i).map(|(_, q)| q).ok_or(i),
+            Err(i) => Err(i),
         }
     }
+
+    /// `addResourceList` of one entry: `list[name] = list[name] + quantity`.
+    fn add(&mut self, name: &'a str, quantity: &Quantity) -> Result<(), CgroupError> {
+        match self.slot(name) {
+            Ok(value) => *value = value.add(quantity)?,
+            Err(at) => self.0.insert(at, (name, quantity.clone())),
+        }
+        Ok(())
+    }
+
+    /// `maxResourceList` of one entry.
+    fn max(&mut self, name: &'a str, quantity: &Quantity) {
+        match self.slot(name) {
+            Ok(value) => {
+                if *quantity > *value {
+                    *value = quantity.clone();
+                }
+            }
+            Err(at) => self.0.insert(at, (name, quantity.clone())),
+        }
+    }
+
+    fn add_all(&mut self, new: &Totals<'a>) -> Result<(), CgroupError> {
+        new.0.iter().try_for_each(|(name, q)| self.add(name, q))
+    }
+
+    fn max_all(&mut self, new: &Totals<'a>) {
+        new.0.iter().for_each(|(name, q)| self.max(name, q));
+    }
+
+    fn into_list(self) -> ResourceList {
+        self.0
+            .into_iter()
+            .map(|(name, q)| (name.to_string(), q))
+            .collect()
+    }
 }
 
-/// `applyNonMissing`.
-fn with_non_missing(list: &ResourceList, non_missing: &ResourceList) -> ResourceList {
-    let mut copy = list.clone();
-    for (name, quantity) in non_missing {
-        copy.entry(name.clone()).or_insert_with(|| quantity.clone());
+/// A container's own resources as [`Totals`], with `applyNonMissing` for the names in
+/// `non_missing` that it does not name.
+fn own<'a>(list: &'a ResourceList, non_missing: &[(&'a str, &Quantity)]) -> Totals<'a> {
+    let mut own = Totals(Vec::with_capacity(list.len() + non_missing.len()));
+    own.0
+        .extend(list.iter().map(|(name, q)| (name.as_str(), q.clone())));
+    for (name, q) in non_missing {
+        if !list.contains_key(*name) {
+            own.max(name, q);
+        }
     }
-    copy
+    own
 }
 
 /// `aggregateContainerResourcesByFn` over the spec.
-fn aggregate(
-    pod: &PodSpec,
-    non_missing: &ResourceList,
-    pick: impl Fn(&Container) -> &ResourceList,
-) -> Result<ResourceList, CgroupError> {
-    let resources_of = |c: &Container| {
-        if non_missing.is_empty() {
-            pick(c).clone()
-        } else {
-            with_non_missing(pick(c), non_missing)
-        }
-    };
-    let mut result = ResourceList::new();
+fn aggregate<'a>(
+    pod: &'a PodSpec,
+    non_missing: &[(&'a str, &Quantity)],
+    pick: impl Fn(&'a Container) -> &'a ResourceList,
+) -> Result<Totals<'a>, CgroupError> {
+    let mut result = Totals::default();
     for container in &pod.containers {
-        add_into(&mut result, &resources_of(container))?;
+        let list = pick(container);
+        if non_missing.is_empty() {
+            for (name, q) in list {
+                result.add(name, q)?;
+            }
+        } else {
+            result.add_all(&own(list, non_missing))?;
+        }
     }
-    let mut restartable = ResourceList::new();
-    let mut init = ResourceList::new();
+    let mut restartable = Totals::default();
+    let mut init = Totals::default();
     for container in &pod.init_containers {
-        let own = resources_of(container);
-        let in_use = if container.is_restartable() {
-            add_into(&mut result, &own)?;
-            add_into(&mut restartable, &own)?;
-            restartable.clone()
+        let own = own(pick(container), non_missing);
+        if container.is_restartable() {
+            result.add_all(&own)?;
+            restartable.add_all(&own)?;
+            init.max_all(&restartable);
         } else {
             let mut combined = own;
-            add_into(&mut combined, &restartable)?;
-            combined
-        };
-        max_into(&mut init, &in_use);
+            combined.add_all(&restartable)?;
+            init.max_all(&combined);
+        }
     }
-    max_into(&mut result, &init);
+    result.max_all(&init);
     Ok(result)
+}
+
+/// `PodRequests` with the default options, before it becomes a `ResourceList`.
+fn requests_totals(pod: &PodSpec) -> Result<Totals<'_>, CgroupError> {
+    let mut requests = aggregate(pod, &[], |c| &c.resources.requests)?;
+    for (name, q) in &pod.overhead {
+        requests.add(name, q)?;
+    }
+    Ok(requests)
 }
 
 /// `PodRequests`: the pod's requests, overhead included unless excluded.
@@ -96,13 +138,18 @@ pub fn pod_requests(
     pod: &PodSpec,
     options: &PodResourcesOptions,
 ) -> Result<ResourceList, CgroupError> {
-    let mut requests = aggregate(pod, &options.non_missing_container_requests, |c| {
-        &c.resources.requests
-    })?;
+    let non_missing: Vec<(&str, &Quantity)> = options
+        .non_missing_container_requests
+        .iter()
+        .map(|(name, q)| (name.as_str(), q))
+        .collect();
+    let mut requests = aggregate(pod, &non_missing, |c| &c.resources.requests)?;
     if !options.exclude_overhead {
-        add_into(&mut requests, &pod.overhead)?;
+        for (name, q) in &pod.overhead {
+            requests.add(name, q)?;
+        }
     }
-    Ok(requests)
+    Ok(requests.into_list())
 }
 
 /// `PodLimits`: the pod's limits; overhead is added only to limits that are set and non-zero.
@@ -110,16 +157,34 @@ pub fn pod_limits(
     pod: &PodSpec,
     options: &PodResourcesOptions,
 ) -> Result<ResourceList, CgroupError> {
-    let mut limits = aggregate(pod, &ResourceList::new(), |c| &c.resources.limits)?;
+    let mut limits = aggregate(pod, &[], |c| &c.resources.limits)?;
     if !options.exclude_overhead {
         for (name, overhead) in &pod.overhead {
-            if let Some(value) = limits.get(name).filter(|v| !v.is_zero()) {
-                let sum = value.add(overhead)?;
-                limits.insert(name.clone(), sum);
+            if let Ok(value) = limits.slot(name) {
+                if !value.is_zero() {
+                    *value = value.add(overhead)?;
+                }
             }
         }
     }
-    Ok(limits)
+    Ok(limits.into_list())
+}
+
+/// `PodRequests` and `PodLimits` with the default options, computed once for a pod.
+#[derive(Debug, Clone)]
+pub(crate) struct PodTotals {
+    pub requests: ResourceList,
+    pub limits: ResourceList,
+}
+
+impl PodTotals {
+    pub(crate) fn of(pod: &PodSpec) -> Result<Self, CgroupError> {
+        let options = PodResourcesOptions::default();
+        Ok(PodTotals {
+            requests: requests_totals(pod)?.into_list(),
+            limits: pod_limits(pod, &options)?,
+        })
+    }
 }
 
 /// The scheduler's defaults for containers that name no CPU or memory request
@@ -152,22 +217,89 @@ pub struct SchedulerRequests {
 
 /// `calculateResource`: requests and non-zero requests, overhead included.
 pub fn scheduler_requests(pod: &PodSpec) -> Result<SchedulerRequests, CgroupError> {
-    let requests = pod_requests(pod, &PodResourcesOptions::default())?;
-    let non_zero = pod_requests(
-        pod,
-        &PodResourcesOptions {
-            exclude_overhead: false,
-            non_missing_container_requests: non_zero_defaults(),
-        },
-    )?;
-    let milli = |list: &ResourceList| list.get(CPU).map_or(Ok(0), Quantity::milli_value);
-    let bytes = |list: &ResourceList| list.get(MEMORY).map_or(Ok(0), Quantity::value);
+    let requests = requests_totals(pod)?.into_list();
+    scheduler_requests_from(pod, &requests)
+}
+
+/// [`scheduler_requests`] given the pod's `PodRequests` (default options).
+pub(crate) fn scheduler_requests_from(
+    pod: &PodSpec,
+    requests: &ResourceList,
+) -> Result<SchedulerRequests, CgroupError> {
+    let cpu_default = Quantity::from_milli(DEFAULT_MILLI_CPU_REQUEST, Format::DecimalSI);
+    let memory_default = Quantity::new(DEFAULT_MEMORY_REQUEST, Format::DecimalSI);
+    let [cpu, memory] = non_zero_requests(pod, [&cpu_default, &memory_default])?;
+    let milli = |q: Option<&Quantity>| q.map_or(Ok(0), Quantity::milli_value);
+    let bytes = |q: Option<&Quantity>| q.map_or(Ok(0), Quantity::value);
     Ok(SchedulerRequests {
-        milli_cpu: milli(&requests)?,
-        memory: bytes(&requests)?,
-        non_zero_milli_cpu: milli(&non_zero)?,
-        non_zero_memory: bytes(&non_zero)?,
+        milli_cpu: milli(requests.get(CPU))?,
+        memory: bytes(requests.get(MEMORY))?,
+        non_zero_milli_cpu: milli(cpu.as_ref())?,
+        non_zero_memory: bytes(memory.as_ref())?,
     })
+}
+
+/// cpu and memory of `PodRequests` with `NonMissingContainerRequests` = `defaults` and the
+/// overhead: [`aggregate`] for those two names only, in the same order of operations. The
+/// other names sum as in plain `PodRequests`, which the caller has already computed.
+fn non_zero_requests(
+    pod: &PodSpec,
+    defaults: [&Quantity; 2],
+) -> Result<[Option<Quantity>; 2], CgroupError> {
+    type Pair = [Option<Quantity>; 2];
+    fn add(into: &mut Pair, new: &Pair) -> Result<(), CgroupError> {
+        for (slot, q) in into.iter_mut().zip(new) {
+            if let Some(q) = q {
+                *slot = Some(match slot.take() {
+                    Some(value) => value.add(q)?,
+                    None => q.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+    fn max(into: &mut Pair, new: &Pair) {
+        for (slot, q) in into.iter_mut().zip(new) {
+            if let Some(q) = q {
+                if slot.as_ref().is_none_or(|value| q > value) {
+                    *slot = Some(q.clone());
+                }
+            }
+        }
+    }
+    let own = |c: &Container| -> Pair {
+        let requests = &c.resources.requests;
+        let [cpu, memory] = defaults;
+        [
+            Some(requests.get(CPU).unwrap_or(cpu).clone()),
+            Some(requests.get(MEMORY).unwrap_or(memory).clone()),
+        ]
+    };
+    let mut result: Pair = [None, None];
+    for container in &pod.containers {
+        add(&mut result, &own(container))?;
+    }
+    let mut restartable: Pair = [None, None];
+    let mut init: Pair = [None, None];
+    for container in &pod.init_containers {
+        let own = own(container);
+        if container.is_restartable() {
+            add(&mut result, &own)?;
+            add(&mut restartable, &own)?;
+            max(&mut init, &restartable);
+        } else {
+            let mut combined = own;
+            add(&mut combined, &restartable)?;
+            max(&mut init, &combined);
+        }
+    }
+    max(&mut result, &init);
+    let overhead = [
+        pod.overhead.get(CPU).cloned(),
+        pod.overhead.get(MEMORY).cloned(),
+    ];
+    add(&mut result, &overhead)?;
+    Ok(result)
 }
 
 /// `GetNonzeroRequests` for one container's requests: `(milliCPU, memory bytes)`, with the

@@ -154,9 +154,13 @@ impl PodSpec {
         if self.containers.is_empty() {
             return Err(CgroupError::NoContainers);
         }
-        let mut seen = std::collections::BTreeSet::new();
-        for container in self.all_containers() {
-            if !seen.insert(container.name.as_str()) {
+        for (i, container) in self.all_containers().enumerate() {
+            // Pods have a handful of containers: comparing with the earlier ones allocates nothing.
+            if self
+                .all_containers()
+                .take(i)
+                .any(|earlier| earlier.name == container.name)
+            {
                 return Err(CgroupError::DuplicateContainer {
                     name: container.name.clone(),
                 });

@@ -7,7 +7,7 @@
 //! modelled.
 
 use crate::pod_spec::{PodSpec, ResourceList, CPU, MEMORY};
-use crate::CgroupError;
+use crate::{CgroupError, Quantity};
 
 /// `v1.PodQOSClass`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -28,49 +28,60 @@ impl QosClass {
     }
 }
 
-/// `supportedQoSComputeResources` — qos.go: only cpu and memory decide the class.
-fn is_qos_resource(name: &str) -> bool {
-    name == CPU || name == MEMORY
+/// Running sums of the positive cpu and memory amounts (`supportedQoSComputeResources` —
+/// qos.go: only cpu and memory decide the class).
+#[derive(Default)]
+struct QosSums {
+    cpu: Option<Quantity>,
+    memory: Option<Quantity>,
 }
 
-/// Adds the positive cpu/memory entries of `from` into `into`; returns the names it saw.
-fn add_positive(into: &mut ResourceList, from: &ResourceList) -> Result<Vec<String>, CgroupError> {
-    let mut found = Vec::new();
-    for (name, quantity) in from {
-        if !is_qos_resource(name) || quantity.sign() <= 0 {
-            continue;
-        }
-        found.push(name.clone());
-        let sum = match into.get(name) {
-            Some(existing) => quantity.add(existing)?,
-            None => quantity.clone(),
+impl QosSums {
+    /// Adds the positive cpu/memory entries of `from` (in the list's order, cpu first); returns
+    /// whether it saw (cpu, memory).
+    fn add_positive(&mut self, from: &ResourceList) -> Result<(bool, bool), CgroupError> {
+        let add = |sum: &mut Option<Quantity>, quantity: Option<&Quantity>| {
+            let Some(quantity) = quantity.filter(|q| q.sign() > 0) else {
+                return Ok(false);
+            };
+            *sum = Some(match sum.take() {
+                Some(existing) => quantity.add(&existing)?,
+                None => quantity.clone(),
+            });
+            Ok::<bool, CgroupError>(true)
         };
-        into.insert(name.clone(), sum);
+        let cpu = add(&mut self.cpu, from.get(CPU))?;
+        let memory = add(&mut self.memory, from.get(MEMORY))?;
+        Ok((cpu, memory))
     }
-    Ok(found)
+
+    fn len(&self) -> usize {
+        usize::from(self.cpu.is_some()) + usize::from(self.memory.is_some())
+    }
 }
 
 /// `GetPodQOS`: BestEffort without any positive cpu/memory request or limit; Guaranteed when
 /// every container (init containers included) limits both cpu and memory and the summed
 /// requests equal the summed limits; Burstable otherwise.
 pub fn pod_qos(pod: &PodSpec) -> Result<QosClass, CgroupError> {
-    let mut requests = ResourceList::new();
-    let mut limits = ResourceList::new();
+    let mut requests = QosSums::default();
+    let mut limits = QosSums::default();
     let mut guaranteed = true;
     for container in pod.all_containers() {
-        add_positive(&mut requests, &container.resources.requests)?;
-        let found = add_positive(&mut limits, &container.resources.limits)?;
-        if !(found.iter().any(|n| n == CPU) && found.iter().any(|n| n == MEMORY)) {
+        requests.add_positive(&container.resources.requests)?;
+        let (cpu, memory) = limits.add_positive(&container.resources.limits)?;
+        if !(cpu && memory) {
             guaranteed = false;
         }
     }
-    if requests.is_empty() && limits.is_empty() {
+    if requests.len() == 0 && limits.len() == 0 {
         return Ok(QosClass::BestEffort);
     }
     if guaranteed {
-        guaranteed = requests
-            .iter()
-            .all(|(name, request)| limits.get(name) == Some(request));
+        let same = |request: &Option<Quantity>, limit: &Option<Quantity>| {
+            request.as_ref().is_none_or(|r| limit.as_ref() == Some(r))
+        };
+        guaranteed = same(&requests.cpu, &limits.cpu) && same(&requests.memory, &limits.memory);
     }
     if guaranteed && requests.len() == limits.len() {
         Ok(QosClass::Guaranteed)

@@ -9,6 +9,7 @@
 use crate::CgroupError;
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 /// The unit family of the suffix, kept so that a quantity is written back in its own form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,8 +43,9 @@ pub struct Quantity {
     scale: i32,
     format: Format,
     /// The parsed text, when `ParseQuantity` keeps it as the string form (quantity.go: "if the
-    /// number is in canonical form, reuse the string"). Arithmetic drops it.
-    written: Option<Box<str>>,
+    /// number is in canonical form, reuse the string"). Arithmetic drops it. Shared, so that the
+    /// copies pod totals make cost no allocation.
+    written: Option<Arc<str>>,
 }
 
 /// `Nano` — the finest scale a parsed Quantity keeps (amount.go; quantity.go rounds up to it).
@@ -351,7 +353,11 @@ impl std::str::FromStr for Quantity {
 
 /// The position of the leading digit, `floor(log10(|amount|))`.
 fn leading_exponent(q: &Quantity) -> i64 {
-    let digits = q.mantissa.unsigned_abs().to_string().len() as i64;
+    let digits = q
+        .mantissa
+        .unsigned_abs()
+        .checked_ilog10()
+        .map_or(1, |d| i64::from(d) + 1);
     digits - 1 + i64::from(q.scale)
 }
 
@@ -359,15 +365,38 @@ fn leading_exponent(q: &Quantity) -> i64 {
 fn align(a: &Quantity, b: &Quantity) -> Option<(i128, i128, i64)> {
     let (sa, sb) = (i64::from(a.scale), i64::from(b.scale));
     let scale = sa.min(sb);
-    let x = a.mantissa.checked_mul(pow10(sa - scale)?)?;
-    let y = b.mantissa.checked_mul(pow10(sb - scale)?)?;
+    let x = mul(a.mantissa, pow10(sa - scale)?)?;
+    let y = mul(b.mantissa, pow10(sb - scale)?)?;
     Some((x, y, scale))
+}
+
+// i128 multiplication and division are library calls in wasm32; amounts nearly always fit an
+// i64, so these take the 64-bit path when they can and give the same results.
+
+/// `a.checked_mul(b)`.
+fn mul(a: i128, b: i128) -> Option<i128> {
+    if b == 1 {
+        return Some(a);
+    }
+    if let (Ok(x), Ok(y)) = (i64::try_from(a), i64::try_from(b)) {
+        if let Some(product) = x.checked_mul(y) {
+            return Some(i128::from(product));
+        }
+    }
+    a.checked_mul(b)
 }
 
 /// Moves trailing zeros into the scale; None past 38 digits or an i32 scale.
 fn normalize(mut mantissa: i128, mut scale: i64) -> Option<(i128, i32)> {
     if mantissa == 0 {
         return Some((0, 0));
+    }
+    if let Ok(mut small) = i64::try_from(mantissa) {
+        while small % 10 == 0 {
+            small /= 10;
+            scale += 1;
+        }
+        mantissa = i128::from(small);
     }
     while mantissa % 10 == 0 {
         mantissa /= 10;
@@ -380,13 +409,32 @@ fn normalize(mut mantissa: i128, mut scale: i64) -> Option<(i128, i32)> {
 }
 
 fn pow10(exponent: i64) -> Option<i128> {
-    10i128.checked_pow(u32::try_from(exponent).ok()?)
+    /// 10^0 ..= 10^38, every power of ten an i128 holds.
+    const POWERS: [i128; 39] = {
+        let mut powers = [1i128; 39];
+        let mut i = 1;
+        while i < powers.len() {
+            powers[i] = powers[i - 1] * 10;
+            i += 1;
+        }
+        powers
+    };
+    POWERS.get(usize::try_from(exponent).ok()?).copied()
 }
 
 /// `value / 10^digits`, rounded away from zero (inf.RoundUp, negativeScaleInt64).
 fn div_away_from_zero(value: i128, digits: i64) -> i128 {
     match pow10(digits) {
         Some(divisor) => {
+            if let (Ok(v), Ok(d)) = (i64::try_from(value), i64::try_from(divisor)) {
+                let quotient = v / d;
+                let rounded = if v % d == 0 {
+                    quotient
+                } else {
+                    quotient + v.signum()
+                };
+                return i128::from(rounded);
+            }
             let quotient = value / divisor;
             if value % divisor == 0 {
                 quotient
@@ -560,27 +608,28 @@ fn interpret_suffix(suffix: &str) -> Option<(Base, i32, Format)> {
 /// `|amount|` of a decimal quantity, rounded up to nano, as (mantissa, scale).
 fn decimal_amount(num: &str, denom: &str, exponent: i32) -> Option<(i128, i64)> {
     let scale = i64::from(exponent) - denom.len() as i64;
-    let digits: String = [num, denom].concat();
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() {
-        return Some((0, 0));
-    }
-    if scale >= NANO_SCALE {
-        return digits_to_int(digits, scale);
-    }
-    // Digits finer than nano: keep the rest and round up if anything non-zero was dropped.
-    let drop = usize::try_from(NANO_SCALE - scale).ok()?;
-    if drop >= digits.len() {
-        return Some((1, NANO_SCALE));
-    }
-    let (kept, dropped) = digits.split_at_checked(digits.len() - drop)?;
-    let (mut mantissa, kept_scale) = digits_to_int(kept, NANO_SCALE)?;
-    if dropped.bytes().any(|b| b != b'0') {
-        // kept_scale > NANO_SCALE only when kept ended in zeros; bring it back to nano first.
-        mantissa = mantissa.checked_mul(pow10(kept_scale - NANO_SCALE)?)?;
-        return Some((mantissa.checked_add(1)?, NANO_SCALE));
-    }
-    Some((mantissa, kept_scale))
+    joined(num, denom, |digits| {
+        let digits = digits.trim_start_matches('0');
+        if digits.is_empty() {
+            return Some((0, 0));
+        }
+        if scale >= NANO_SCALE {
+            return digits_to_int(digits, scale);
+        }
+        // Digits finer than nano: keep the rest and round up if anything non-zero was dropped.
+        let drop = usize::try_from(NANO_SCALE - scale).ok()?;
+        if drop >= digits.len() {
+            return Some((1, NANO_SCALE));
+        }
+        let (kept, dropped) = digits.split_at_checked(digits.len() - drop)?;
+        let (mut mantissa, kept_scale) = digits_to_int(kept, NANO_SCALE)?;
+        if dropped.bytes().any(|b| b != b'0') {
+            // kept_scale > NANO_SCALE only when kept ended in zeros; bring it back to nano first.
+            mantissa = mantissa.checked_mul(pow10(kept_scale - NANO_SCALE)?)?;
+            return Some((mantissa.checked_add(1)?, NANO_SCALE));
+        }
+        Some((mantissa, kept_scale))
+    })
 }
 
 /// `|amount|` of a binary quantity, rounded up to nano and capped at 2^63-1.
@@ -592,6 +641,8 @@ fn binary_amount(num: &str, denom: &str, exponent: i32) -> Option<(i128, i64)> {
     }
     let whole_value: i128 = if whole.is_empty() {
         0
+    } else if whole.len() <= MAX_INT64_FACTORS {
+        i128::from(whole.parse::<i64>().ok()?)
     } else {
         whole.parse().ok()?
     };
@@ -603,31 +654,50 @@ fn binary_amount(num: &str, denom: &str, exponent: i32) -> Option<(i128, i64)> {
         return Some((MAX_ALLOWED, 0));
     }
     let fraction = denom.trim_end_matches('0');
-    let digits: String = [whole, fraction].concat();
-    let digits = digits.trim_start_matches('0');
-    if digits.is_empty() {
-        return Some((0, 0));
+    joined(whole, fraction, |digits| {
+        let digits = digits.trim_start_matches('0');
+        if digits.is_empty() {
+            return Some((0, 0));
+        }
+        if digits.len() > MAX_DIGITS {
+            return None;
+        }
+        let value: i128 = if digits.len() <= MAX_INT64_FACTORS {
+            i128::from(digits.parse::<i64>().ok()?)
+        } else {
+            digits.parse().ok()?
+        };
+        let scaled = mul(value, 1i128.checked_shl(shift)?)?;
+        // scaled × 10^-len(fraction), rounded up to nano.
+        let fraction_digits = fraction.len() as i64;
+        let (mantissa, scale) = if fraction_digits > -NANO_SCALE {
+            (
+                div_away_from_zero(scaled, fraction_digits + NANO_SCALE),
+                NANO_SCALE,
+            )
+        } else {
+            (scaled, -fraction_digits)
+        };
+        let limit = mul(MAX_ALLOWED, pow10(-scale)?)?;
+        if mantissa > limit {
+            return Some((MAX_ALLOWED, 0));
+        }
+        Some((mantissa, scale))
+    })
+}
+
+/// `f(a + b)`, the two texts joined on the stack when they are short (amounts always are).
+fn joined<R>(a: &str, b: &str, f: impl FnOnce(&str) -> R) -> R {
+    let mut buffer = [0u8; 64];
+    if let Some(both) = buffer.get_mut(..a.len() + b.len()) {
+        let (first, second) = both.split_at_mut(a.len());
+        first.copy_from_slice(a.as_bytes());
+        second.copy_from_slice(b.as_bytes());
+        if let Ok(text) = std::str::from_utf8(both) {
+            return f(text);
+        }
     }
-    if digits.len() > MAX_DIGITS {
-        return None;
-    }
-    let value: i128 = digits.parse().ok()?;
-    let scaled = value.checked_mul(1i128.checked_shl(shift)?)?;
-    // scaled × 10^-len(fraction), rounded up to nano.
-    let fraction_digits = fraction.len() as i64;
-    let (mantissa, scale) = if fraction_digits > -NANO_SCALE {
-        (
-            div_away_from_zero(scaled, fraction_digits + NANO_SCALE),
-            NANO_SCALE,
-        )
-    } else {
-        (scaled, -fraction_digits)
-    };
-    let limit = MAX_ALLOWED.checked_mul(pow10(-scale)?)?;
-    if mantissa > limit {
-        return Some((MAX_ALLOWED, 0));
-    }
-    Some((mantissa, scale))
+    f(&[a, b].concat())
 }
 
 /// Parses decimal digits (no sign) into a mantissa with trailing zeros moved to the scale.
@@ -640,7 +710,12 @@ fn digits_to_int(digits: &str, scale: i64) -> Option<(i128, i64)> {
     if trimmed.len() > MAX_DIGITS {
         return None;
     }
-    Some((trimmed.parse().ok()?, scale))
+    let mantissa = if trimmed.len() <= MAX_INT64_FACTORS {
+        i128::from(trimmed.parse::<i64>().ok()?)
+    } else {
+        trimmed.parse().ok()?
+    };
+    Some((mantissa, scale))
 }
 
 /// Whether `ParseQuantity` takes its int64 fast path (quantity.go): at most 18 digits at a
@@ -674,9 +749,11 @@ fn takes_fast_path(parts: &Parts<'_>, base: Base, exponent: i32) -> bool {
 fn keeps_written_form(parts: &Parts<'_>, base: Base, exponent: i32) -> bool {
     match base {
         Base::Ten => {
-            let shifted: String = [parts.num, parts.denom].concat();
             let scale = i64::from(exponent) - parts.denom.len() as i64;
-            scale % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0')
+            scale % 3 == 0
+                && joined(parts.num, parts.denom, |shifted| {
+                    !shifted.ends_with("000") && !shifted.starts_with('0')
+                })
         }
         Base::Two => parts
             .num

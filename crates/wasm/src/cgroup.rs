@@ -1,7 +1,7 @@
 use kubewasm_cgroup::{CpuValues, Quantity};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{node_cgroups_json, node_from_json, pods_from_json};
+use crate::convert::{json_text, node_from_json, pod_cgroups_json};
 use crate::error::{to_js, IntoJs};
 
 /// The CPU cgroup values of a container.
@@ -52,8 +52,16 @@ pub fn quantity_canonical(quantity: &str) -> Result<String, JsValue> {
 #[wasm_bindgen(js_name = "podCgroups")]
 pub fn pod_cgroups(pods_json: &str, node_json: &str) -> Result<String, JsValue> {
     let node = node_from_json(node_json).map_err(to_js)?;
-    let pods = pods_from_json(pods_json).map_err(to_js)?;
-    node_cgroups_json(pods, &node).js()
+    pod_cgroups_json(pods_json, &node).map_err(to_js)
+}
+
+/// [`pod_cgroups`] with the Pod array as UTF-8 JSON bytes (`TextEncoder.encode`): one memory
+/// copy into wasm instead of the glue's per-character string transfer.
+#[wasm_bindgen(js_name = "podCgroupsBytes")]
+pub fn pod_cgroups_bytes(pods_json: &[u8], node_json: &str) -> Result<String, JsValue> {
+    let node = node_from_json(node_json).map_err(to_js)?;
+    let pods_json = json_text(pods_json).map_err(to_js)?;
+    pod_cgroups_json(pods_json, &node).map_err(to_js)
 }
 
 fn milli_or_zero(quantity: &str) -> Result<i64, JsValue> {

@@ -9,13 +9,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use kubewasm_cgroup::{
-    node_cgroups, CgroupDriver, CgroupError, CgroupFiles, Container, ContainerCgroups,
-    ContainerRestartPolicy, MemoryQosPolicy, NodeConfig, OciFragment, PodCgroups, PodNamespaces,
+    CgroupDriver, CgroupError, CgroupFiles, Container, ContainerCgroups, ContainerRestartPolicy,
+    MemoryQosPolicy, NodeBatch, NodeConfig, NodeTiers, OciFragment, PodCgroups, PodNamespaces,
     PodSpec, Quantity, ResourceConfig, ResourceList, Resources, TierCgroup, WeightFormula,
 };
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde::ser::{SerializeMap, Serializer};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::error::{BindingError, Coded};
 
@@ -59,18 +58,15 @@ struct MetadataJson {
 #[derive(Default)]
 struct Annotations {
     mirror: bool,
-    source: Option<String>,
+    /// `kubernetes.io/config.source` is set and is not the API server.
+    source_not_api: Option<bool>,
 }
 
 impl Annotations {
     /// kubelet `IsStaticPod(pod) || IsMirrorPod(pod)` (pkg/kubelet/types/pod_update.go): a
     /// config source other than the API server, or a mirror annotation.
     fn static_or_mirror(&self) -> bool {
-        self.mirror
-            || self
-                .source
-                .as_deref()
-                .is_some_and(|s| s != APISERVER_SOURCE)
+        self.mirror || self.source_not_api == Some(true)
     }
 }
 
@@ -92,7 +88,8 @@ impl<'de> Deserialize<'de> for Annotations {
                         map.next_value::<IgnoredAny>()?;
                         found.mirror = true;
                     } else if key == CONFIG_SOURCE_ANNOTATION {
-                        found.source = map.next_value::<Option<String>>()?;
+                        found.source_not_api =
+                            map.next_value::<Option<Text<NotApi>>>()?.map(|Text(v)| v.0);
                     } else {
                         map.next_value::<IgnoredAny>()?;
                     }
@@ -112,7 +109,7 @@ struct SpecJson {
     #[serde(deserialize_with = "nullable")]
     init_containers: Vec<ContainerJson>,
     #[serde(deserialize_with = "nullable")]
-    overhead: BTreeMap<String, QuantityText>,
+    overhead: ListJson,
     priority: Option<i32>,
     #[serde(deserialize_with = "nullable")]
     priority_class_name: String,
@@ -133,47 +130,142 @@ struct ContainerJson {
     name: String,
     #[serde(deserialize_with = "nullable")]
     resources: ResourcesJson,
-    restart_policy: Option<String>,
+    restart_policy: Option<Text<RestartPolicyJson>>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct ResourcesJson {
     #[serde(deserialize_with = "nullable")]
-    requests: BTreeMap<String, QuantityText>,
+    requests: ListJson,
     #[serde(deserialize_with = "nullable")]
-    limits: BTreeMap<String, QuantityText>,
+    limits: ListJson,
 }
 
-/// A quantity's text, parsed later so that a bad one fails its own pod, not the batch. Like
-/// `Quantity.UnmarshalJSON`: a string (trimmed), a bare number, or `null` for zero.
-struct QuantityText(String);
+/// A resource list, parsed as it is read; a bad quantity fails its own pod, not the batch. As
+/// a `map[string]Quantity` decodes: a repeated name keeps its last value; the error reported is
+/// that of the first bad name in order.
+struct ListJson(Result<ResourceList, CgroupError>);
 
-impl<'de> Deserialize<'de> for QuantityText {
+impl Default for ListJson {
+    fn default() -> Self {
+        ListJson(Ok(ResourceList::new()))
+    }
+}
+
+impl<'de> Deserialize<'de> for ListJson {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ListVisitor;
+        impl<'de> Visitor<'de> for ListVisitor {
+            type Value = ListJson;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ListJson, A::Error> {
+                let mut list = ResourceList::new();
+                let mut errors: BTreeMap<String, CgroupError> = BTreeMap::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    let ParsedQuantity(parsed) = map.next_value()?;
+                    match parsed {
+                        Ok(quantity) => {
+                            if !errors.is_empty() {
+                                errors.remove(&name);
+                            }
+                            list.insert(name, quantity);
+                        }
+                        Err(err) => {
+                            list.remove(&name);
+                            errors.insert(name, err);
+                        }
+                    }
+                }
+                Ok(ListJson(match errors.into_values().next() {
+                    Some(err) => Err(err),
+                    None => Ok(list),
+                }))
+            }
+        }
+        d.deserialize_map(ListVisitor)
+    }
+}
+
+/// A quantity parsed from what `Quantity.UnmarshalJSON` accepts: a string (trimmed), a bare
+/// number, or `null` for zero.
+struct ParsedQuantity(Result<Quantity, CgroupError>);
+
+impl<'de> Deserialize<'de> for ParsedQuantity {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct QuantityVisitor;
         impl Visitor<'_> for QuantityVisitor {
-            type Value = QuantityText;
+            type Value = ParsedQuantity;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a quantity string or number")
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<QuantityText, E> {
-                Ok(QuantityText(v.trim().to_string()))
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ParsedQuantity, E> {
+                Ok(ParsedQuantity(Quantity::parse(v.trim())))
             }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<QuantityText, E> {
-                Ok(QuantityText(v.to_string()))
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<ParsedQuantity, E> {
+                Ok(ParsedQuantity(Quantity::parse(&v.to_string())))
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<QuantityText, E> {
-                Ok(QuantityText(v.to_string()))
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<ParsedQuantity, E> {
+                Ok(ParsedQuantity(Quantity::parse(&v.to_string())))
             }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<QuantityText, E> {
-                Ok(QuantityText(v.to_string()))
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParsedQuantity, E> {
+                Ok(ParsedQuantity(Quantity::parse(&v.to_string())))
             }
-            fn visit_unit<E: de::Error>(self) -> Result<QuantityText, E> {
-                Ok(QuantityText("0".to_string()))
+            fn visit_unit<E: de::Error>(self) -> Result<ParsedQuantity, E> {
+                Ok(ParsedQuantity(Quantity::parse("0")))
             }
         }
         d.deserialize_any(QuantityVisitor)
+    }
+}
+
+/// What a JSON string field means to us, read without keeping the text.
+trait FromText: Sized {
+    fn from_text(text: &str) -> Self;
+}
+
+/// A JSON string read through [`FromText`] (the same errors as reading a `String`).
+struct Text<T>(T);
+
+impl<'de, T: FromText> Deserialize<'de> for Text<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct TextVisitor<T>(std::marker::PhantomData<T>);
+        impl<T: FromText> Visitor<'_> for TextVisitor<T> {
+            type Value = Text<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<T>, E> {
+                Ok(Text(T::from_text(v)))
+            }
+        }
+        d.deserialize_str(TextVisitor(std::marker::PhantomData))
+    }
+}
+
+/// `kubernetes.io/config.source` other than the API server.
+struct NotApi(bool);
+
+impl FromText for NotApi {
+    fn from_text(text: &str) -> Self {
+        NotApi(text != APISERVER_SOURCE)
+    }
+}
+
+/// A container's `restartPolicy`. Go compares the string: anything but "Always" is not
+/// restartable.
+struct RestartPolicyJson(Option<ContainerRestartPolicy>);
+
+impl FromText for RestartPolicyJson {
+    fn from_text(text: &str) -> Self {
+        RestartPolicyJson(match text {
+            "Always" => Some(ContainerRestartPolicy::Always),
+            "OnFailure" => Some(ContainerRestartPolicy::OnFailure),
+            "Never" => Some(ContainerRestartPolicy::Never),
+            _ => None,
+        })
     }
 }
 
@@ -212,7 +304,7 @@ fn pod_spec(uid: String, spec: SpecJson, static_or_mirror: bool) -> Result<PodSp
         uid,
         containers: containers(spec.containers)?,
         init_containers: containers(spec.init_containers)?,
-        overhead: resource_list(spec.overhead)?,
+        overhead: spec.overhead.0?,
         priority: spec.priority,
         priority_class_name: spec.priority_class_name,
         static_or_mirror,
@@ -227,27 +319,15 @@ fn pod_spec(uid: String, spec: SpecJson, static_or_mirror: bool) -> Result<PodSp
 }
 
 fn container(c: ContainerJson) -> Result<Container, CgroupError> {
-    // Go compares the string: anything but "Always" is not restartable.
-    let restart_policy = match c.restart_policy.as_deref() {
-        Some("Always") => Some(ContainerRestartPolicy::Always),
-        Some("OnFailure") => Some(ContainerRestartPolicy::OnFailure),
-        Some("Never") => Some(ContainerRestartPolicy::Never),
-        _ => None,
-    };
+    let restart_policy = c.restart_policy.and_then(|Text(policy)| policy.0);
     Ok(Container {
         name: c.name,
         resources: Resources {
-            requests: resource_list(c.resources.requests)?,
-            limits: resource_list(c.resources.limits)?,
+            requests: c.resources.requests.0?,
+            limits: c.resources.limits.0?,
         },
         restart_policy,
     })
-}
-
-fn resource_list(list: BTreeMap<String, QuantityText>) -> Result<ResourceList, CgroupError> {
-    list.into_iter()
-        .map(|(name, QuantityText(text))| Ok((name, Quantity::parse(&text)?)))
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,17 +424,17 @@ pub(crate) fn node_from_json(json: &str) -> Result<NodeConfig, BindingError> {
 // ---------------------------------------------------------------------------------------------
 // The batch: pods that failed conversion get their error slot and stay out of the QoS tiers.
 
-/// Why a batch fails as a whole: a bad node, or (never in practice) JSON output that fails.
+/// Why a batch fails as a whole: malformed pods JSON, or a bad node.
 pub(crate) enum BatchError {
+    Input(BindingError),
     Node(CgroupError),
-    Output(BindingError),
 }
 
 impl fmt::Display for BatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            BatchError::Input(err) => err.fmt(f),
             BatchError::Node(err) => err.fmt(f),
-            BatchError::Output(err) => err.fmt(f),
         }
     }
 }
@@ -362,201 +442,352 @@ impl fmt::Display for BatchError {
 impl Coded for BatchError {
     fn code(&self) -> &'static str {
         match self {
+            BatchError::Input(err) => err.code,
             BatchError::Node(err) => err.code(),
-            BatchError::Output(err) => err.code,
         }
     }
 }
 
-/// `node_cgroups` over the pods whose specs converted, as JSON; fails only for a bad node.
-pub(crate) fn node_cgroups_json(
-    pods: Vec<PodInput>,
-    node: &NodeConfig,
-) -> Result<String, BatchError> {
-    let mut specs = Vec::with_capacity(pods.len());
-    let mut slots = Vec::with_capacity(pods.len());
-    for pod in pods {
-        match pod.spec {
-            Ok(spec) => {
-                specs.push(spec);
-                slots.push((pod.uid, pod.name, pod.namespace, None));
-            }
-            Err(err) => slots.push((pod.uid, pod.name, pod.namespace, Some(err))),
+/// The JSON text of a Pod array in, the `NodeCgroups` JSON out. Each pod is read, computed,
+/// written and dropped before the next is read, so the batch never holds more than one pod's
+/// values. Malformed JSON fails the call (before a bad node does, as when reading came first).
+pub(crate) fn pod_cgroups_json(pods_json: &str, node: &NodeConfig) -> Result<String, BatchError> {
+    let mut batch = match NodeBatch::new(node) {
+        Ok(batch) => batch,
+        Err(err) => {
+            pods_from_json(pods_json).map_err(BatchError::Input)?;
+            return Err(BatchError::Node(err));
         }
-    }
-    let computed = node_cgroups(&specs, node).map_err(BatchError::Node)?;
-    let mut results = computed.pods.iter();
-    let mut out = Vec::with_capacity(slots.len());
-    for (uid, name, namespace, failed) in &slots {
-        let result = match failed {
-            Some(err) => Err(err),
-            None => match results.next() {
-                Some(Ok(pod)) => Ok(pod),
-                Some(Err(err)) => Err(err),
-                // node_cgroups answers once per spec; an empty slot cannot happen.
-                None => continue,
-            },
-        };
-        out.push(match result {
-            Ok(pod) => PodSlotOut::Ok(PodOut::new(pod, name, namespace)),
-            Err(err) => PodSlotOut::Err(PodErrorOut {
-                uid,
-                name,
-                namespace,
-                error: ErrorOut {
-                    code: err.code(),
-                    message: err.to_string(),
-                },
-            }),
-        });
-    }
-    let body = NodeCgroupsOut {
-        pods: out,
-        kubepods: TierOut::new(&computed.kubepods),
-        burstable: TierOut::new(&computed.burstable),
-        besteffort: TierOut::new(&computed.besteffort),
     };
-    serde_json::to_string(&body).map_err(|err| BatchError::Output(BindingError::bad_json(err)))
+    // Output is about twice the input for typical pods, plus the tiers.
+    let mut out = NodeWriter::new(pods_json.len().saturating_mul(5) / 2 + 2048);
+    let mut de = serde_json::Deserializer::from_str(pods_json);
+    de.deserialize_seq(StreamPods {
+        batch: &mut batch,
+        out: &mut out,
+    })
+    .and_then(|()| de.end())
+    .map_err(|err| BatchError::Input(BindingError::bad_json(err)))?;
+    Ok(out.finish(&batch.tiers().map_err(BatchError::Node)?))
+}
+
+/// JSON bytes as text: one UTF-8 check of the whole, cheaper than serde_json's per string.
+pub(crate) fn json_text(bytes: &[u8]) -> Result<&str, BindingError> {
+    std::str::from_utf8(bytes).map_err(|err| BindingError {
+        code: "E_BAD_JSON",
+        message: format!("the JSON is not UTF-8: {err}"),
+    })
+}
+
+/// Reads the pod array one element at a time (the same grammar and errors as a `Vec`).
+struct StreamPods<'a, 'n> {
+    batch: &'a mut NodeBatch<'n>,
+    out: &'a mut NodeWriter,
+}
+
+impl<'de> Visitor<'de> for StreamPods<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(pod) = seq.next_element::<PodJson>()? {
+            let pod = pod_input(pod);
+            self.out.pod(&pod, |spec| self.batch.pod(spec));
+        }
+        Ok(())
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Output mirrors: borrowed views of the core's results, camelCase as the TS types name them.
+// Output: `NodeCgroups` as JSON, camelCase as the TS types name them, written by hand in the
+// shape (and bytes) serde_json gave the derived mirror structs: fields in declaration order,
+// unset controls left out, strings escaped as serde_json escapes them.
 
-#[derive(Serialize)]
-struct NodeCgroupsOut<'a> {
-    pods: Vec<PodSlotOut<'a>>,
-    kubepods: TierOut<'a>,
-    burstable: TierOut<'a>,
-    besteffort: TierOut<'a>,
+/// Writes `{"pods":[…],"kubepods":…,"burstable":…,"besteffort":…}`, one pod at a time.
+struct NodeWriter {
+    json: Json,
+    pods: usize,
 }
 
-#[derive(Serialize)]
-#[serde(untagged)]
-enum PodSlotOut<'a> {
-    Ok(PodOut<'a>),
-    Err(PodErrorOut<'a>),
-}
+impl NodeWriter {
+    fn new(capacity: usize) -> Self {
+        let mut json = Json(String::with_capacity(capacity));
+        json.raw("{\"pods\":[");
+        NodeWriter { json, pods: 0 }
+    }
 
-#[derive(Serialize)]
-struct PodErrorOut<'a> {
-    uid: &'a str,
-    name: &'a str,
-    namespace: &'a str,
-    error: ErrorOut,
-}
-
-#[derive(Serialize)]
-struct ErrorOut {
-    code: &'static str,
-    message: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PodOut<'a> {
-    uid: &'a str,
-    name: &'a str,
-    namespace: &'a str,
-    qos_class: &'static str,
-    requests: Quantities<'a>,
-    limits: Quantities<'a>,
-    scheduler: SchedulerOut,
-    cgroup_name: &'a [String],
-    cgroup_path: &'a str,
-    config: ConfigOut<'a>,
-    files: FilesOut<'a>,
-    containers: Vec<ContainerOut<'a>>,
-}
-
-impl<'a> PodOut<'a> {
-    fn new(pod: &'a PodCgroups, name: &'a str, namespace: &'a str) -> Self {
-        PodOut {
-            uid: &pod.uid,
-            name,
-            namespace,
-            qos_class: pod.qos.as_str(),
-            requests: Quantities(&pod.requests),
-            limits: Quantities(&pod.limits),
-            scheduler: SchedulerOut {
-                milli_cpu: pod.scheduler.milli_cpu,
-                memory: pod.scheduler.memory,
-                non_zero_milli_cpu: pod.scheduler.non_zero_milli_cpu,
-                non_zero_memory: pod.scheduler.non_zero_memory,
-            },
-            cgroup_name: pod.cgroup_name.parts(),
-            cgroup_path: &pod.cgroup_path,
-            config: ConfigOut(&pod.config),
-            files: FilesOut(&pod.files),
-            containers: pod.containers.iter().map(ContainerOut::new).collect(),
+    /// The slot of one input pod: its values, or the error of its conversion or computation.
+    fn pod(
+        &mut self,
+        pod: &PodInput,
+        compute: impl FnOnce(&PodSpec) -> Result<PodCgroups, CgroupError>,
+    ) {
+        if self.pods > 0 {
+            self.json.raw(",");
+        }
+        self.pods += 1;
+        match pod.spec.as_ref().map(compute) {
+            Ok(Ok(values)) => self.json.pod(&values, &pod.name, &pod.namespace),
+            Ok(Err(err)) => self.json.pod_error(pod, &err),
+            Err(err) => self.json.pod_error(pod, err),
         }
     }
+
+    fn finish(mut self, tiers: &NodeTiers) -> String {
+        let j = &mut self.json;
+        j.raw("],\"kubepods\":");
+        j.tier(&tiers.kubepods);
+        j.raw(",\"burstable\":");
+        j.tier(&tiers.burstable);
+        j.raw(",\"besteffort\":");
+        j.tier(&tiers.besteffort);
+        j.raw("}");
+        self.json.0
+    }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SchedulerOut {
-    milli_cpu: i64,
-    memory: i64,
-    non_zero_milli_cpu: i64,
-    non_zero_memory: i64,
-}
-
-/// A resource list as `{name: String()}`, Kubernetes' text form of each quantity.
-struct Quantities<'a>(&'a ResourceList);
-
-impl Serialize for Quantities<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (name, quantity) in self.0 {
-            map.serialize_entry(name, &Text(quantity))?;
+/// The first byte JSON needs escaped (a control character, `"` or `\\`), eight at a time.
+fn first_to_escape(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    // A high bit per byte below `n` ("hasless" of Bit Twiddling Hacks); no false negatives.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let mut start = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let x = u64::from_le_bytes(word);
+        let hits = below(x, 0x20)
+            | below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1);
+        if hits != 0 {
+            break;
         }
-        map.end()
+        start += 8;
     }
+    let tail = bytes.get(start..)?;
+    let at = tail
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')?;
+    Some(start + at)
 }
 
-/// Anything `Display` as a JSON string, without an intermediate `String`.
-struct Text<'a, T: fmt::Display>(&'a T);
+/// A JSON text under construction.
+struct Json(String);
 
-impl<T: fmt::Display> Serialize for Text<'_, T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self.0)
+impl Json {
+    fn raw(&mut self, text: &str) {
+        self.0.push_str(text);
     }
-}
 
-/// `ResourceConfig`: unset controls are left out.
-struct ConfigOut<'a>(&'a ResourceConfig);
+    /// A string literal, escaped as serde_json does: `"`, `\`, and control characters
+    /// (`\b \t \n \f \r`, else `\u00xx`).
+    fn str(&mut self, text: &str) {
+        self.0.push('"');
+        let mut rest = text;
+        while let Some(at) = first_to_escape(rest.as_bytes()) {
+            let (clean, tail) = rest.split_at(at);
+            self.0.push_str(clean);
+            let mut chars = tail.chars();
+            match chars.next() {
+                Some('"') => self.0.push_str("\\\""),
+                Some('\\') => self.0.push_str("\\\\"),
+                Some('\u{8}') => self.0.push_str("\\b"),
+                Some('\t') => self.0.push_str("\\t"),
+                Some('\n') => self.0.push_str("\\n"),
+                Some('\u{c}') => self.0.push_str("\\f"),
+                Some('\r') => self.0.push_str("\\r"),
+                Some(c) => {
+                    const HEX: &[u8; 16] = b"0123456789abcdef";
+                    let byte = c as u32 as usize;
+                    self.0.push_str("\\u00");
+                    for nibble in [byte >> 4, byte & 0xf] {
+                        if let Some(&h) = HEX.get(nibble) {
+                            self.0.push(char::from(h));
+                        }
+                    }
+                }
+                None => {}
+            }
+            rest = chars.as_str();
+        }
+        self.0.push_str(rest);
+        self.0.push('"');
+    }
 
-impl Serialize for ConfigOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let c = self.0;
-        let mut map = s.serialize_map(None)?;
+    fn uint(&mut self, mut value: u64) {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            if let Some(d) = digits.get_mut(start) {
+                *d = b'0' + (value % 10) as u8;
+            }
+            value /= 10;
+            if value == 0 || start == 0 {
+                break;
+            }
+        }
+        let digits = digits.get(start..).unwrap_or_default();
+        self.0
+            .push_str(std::str::from_utf8(digits).unwrap_or_default());
+    }
+
+    fn int(&mut self, value: i64) {
+        if value < 0 {
+            self.0.push('-');
+        }
+        self.uint(value.unsigned_abs());
+    }
+
+    /// `,"name":` or `"name":` (names are ours and need no escaping).
+    fn key(&mut self, first: &mut bool, name: &str) {
+        if !*first {
+            self.0.push(',');
+        }
+        *first = false;
+        self.0.push('"');
+        self.0.push_str(name);
+        self.0.push_str("\":");
+    }
+
+    fn pod(&mut self, pod: &PodCgroups, name: &str, namespace: &str) {
+        self.raw("{\"uid\":");
+        self.str(&pod.uid);
+        self.raw(",\"name\":");
+        self.str(name);
+        self.raw(",\"namespace\":");
+        self.str(namespace);
+        self.raw(",\"qosClass\":\"");
+        self.raw(pod.qos.as_str());
+        self.raw("\",\"requests\":");
+        self.quantities(&pod.requests);
+        self.raw(",\"limits\":");
+        self.quantities(&pod.limits);
+        let s = &pod.scheduler;
+        self.raw(",\"scheduler\":{\"milliCpu\":");
+        self.int(s.milli_cpu);
+        self.raw(",\"memory\":");
+        self.int(s.memory);
+        self.raw(",\"nonZeroMilliCpu\":");
+        self.int(s.non_zero_milli_cpu);
+        self.raw(",\"nonZeroMemory\":");
+        self.int(s.non_zero_memory);
+        self.raw("},\"cgroupName\":[");
+        for (i, part) in pod.cgroup_name.parts().iter().enumerate() {
+            if i > 0 {
+                self.raw(",");
+            }
+            self.str(part);
+        }
+        self.raw("],\"cgroupPath\":");
+        self.str(&pod.cgroup_path);
+        self.raw(",\"config\":");
+        self.config(&pod.config);
+        self.raw(",\"files\":");
+        self.files(&pod.files);
+        self.raw(",\"containers\":[");
+        for (i, container) in pod.containers.iter().enumerate() {
+            if i > 0 {
+                self.raw(",");
+            }
+            self.container(container);
+        }
+        self.raw("]}");
+    }
+
+    fn pod_error(&mut self, pod: &PodInput, err: &CgroupError) {
+        self.raw("{\"uid\":");
+        self.str(&pod.uid);
+        self.raw(",\"name\":");
+        self.str(&pod.name);
+        self.raw(",\"namespace\":");
+        self.str(&pod.namespace);
+        self.raw(",\"error\":{\"code\":");
+        self.str(err.code());
+        self.raw(",\"message\":");
+        self.str(&err.to_string());
+        self.raw("}}");
+    }
+
+    /// A resource list as `{name: String()}`, Kubernetes' text form of each quantity.
+    fn quantities(&mut self, list: &ResourceList) {
+        self.raw("{");
+        for (i, (name, quantity)) in list.iter().enumerate() {
+            if i > 0 {
+                self.raw(",");
+            }
+            self.str(name);
+            self.raw(":\"");
+            // Quantity text is digits, sign, point and suffix letters: nothing to escape.
+            let _ = fmt::Write::write_fmt(&mut self.0, format_args!("{quantity}"));
+            self.raw("\"");
+        }
+        self.raw("}");
+    }
+
+    fn strings(&mut self, map: &BTreeMap<String, String>) {
+        self.raw("{");
+        for (i, (key, value)) in map.iter().enumerate() {
+            if i > 0 {
+                self.raw(",");
+            }
+            self.str(key);
+            self.raw(":");
+            self.str(value);
+        }
+        self.raw("}");
+    }
+
+    /// `ResourceConfig`: unset controls are left out.
+    fn config(&mut self, c: &ResourceConfig) {
+        self.raw("{");
+        let mut first = true;
         if let Some(v) = c.cpu_shares {
-            map.serialize_entry("cpuShares", &v)?;
+            self.key(&mut first, "cpuShares");
+            self.uint(v);
         }
         if let Some(v) = c.cpu_quota {
-            map.serialize_entry("cpuQuota", &v)?;
+            self.key(&mut first, "cpuQuota");
+            self.int(v);
         }
         if let Some(v) = c.cpu_period {
-            map.serialize_entry("cpuPeriod", &v)?;
+            self.key(&mut first, "cpuPeriod");
+            self.uint(v);
         }
         if let Some(v) = c.memory {
-            map.serialize_entry("memory", &v)?;
+            self.key(&mut first, "memory");
+            self.int(v);
         }
-        map.serialize_entry("hugepageLimits", &c.hugepage_limits)?;
-        map.serialize_entry("unified", &c.unified)?;
-        map.end()
+        self.key(&mut first, "hugepageLimits");
+        self.raw("{");
+        for (i, (page, limit)) in c.hugepage_limits.iter().enumerate() {
+            if i > 0 {
+                self.raw(",");
+            }
+            self.raw("\"");
+            self.int(*page);
+            self.raw("\":");
+            self.int(*limit);
+        }
+        self.raw("},\"unified\":");
+        self.strings(&c.unified);
+        self.raw("}");
     }
-}
 
-/// `CgroupFiles` as `{file name: content}`, only the files that are written.
-struct FilesOut<'a>(&'a CgroupFiles);
-
-impl Serialize for FilesOut<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let f = self.0;
-        let mut map = s.serialize_map(None)?;
-        if let Some(v) = &f.cpu_weight {
-            map.serialize_entry("cpu.weight", &Text(v))?;
+    /// `CgroupFiles` as `{file name: content}`, only the files that are written.
+    fn files(&mut self, f: &CgroupFiles) {
+        self.raw("{");
+        let mut first = true;
+        if let Some(v) = f.cpu_weight {
+            self.key(&mut first, "cpu.weight");
+            self.raw("\"");
+            self.uint(v);
+            self.raw("\"");
         }
         let texts = [
             ("cpu.max", &f.cpu_max),
@@ -567,162 +798,116 @@ impl Serialize for FilesOut<'_> {
         ];
         for (file, value) in texts {
             if let Some(v) = value {
-                map.serialize_entry(file, v)?;
+                self.key(&mut first, file);
+                self.str(v);
             }
         }
-        map.end()
+        self.raw("}");
     }
-}
 
-#[derive(Serialize)]
-struct TierOut<'a> {
-    path: &'a str,
-    config: ConfigOut<'a>,
-    files: FilesOut<'a>,
-}
-
-impl<'a> TierOut<'a> {
-    fn new(t: &'a TierCgroup) -> Self {
-        TierOut {
-            path: &t.path,
-            config: ConfigOut(&t.config),
-            files: FilesOut(&t.files),
-        }
+    fn tier(&mut self, t: &TierCgroup) {
+        self.raw("{\"path\":");
+        self.str(&t.path);
+        self.raw(",\"config\":");
+        self.config(&t.config);
+        self.raw(",\"files\":");
+        self.files(&t.files);
+        self.raw("}");
     }
-}
 
-#[derive(Serialize)]
-struct ContainerOut<'a> {
-    name: &'a str,
-    init: bool,
-    sidecar: bool,
-    resources: CriOut<'a>,
-    oci: OciOut<'a>,
-    files: FilesOut<'a>,
-}
-
-impl<'a> ContainerOut<'a> {
-    fn new(c: &'a ContainerCgroups) -> Self {
+    fn container(&mut self, c: &ContainerCgroups) {
         let r = &c.resources;
-        ContainerOut {
-            name: &c.name,
-            init: c.init,
-            sidecar: c.sidecar,
-            resources: CriOut {
-                cpu_period: r.cpu_period,
-                cpu_quota: r.cpu_quota,
-                cpu_shares: r.cpu_shares,
-                memory_limit_in_bytes: r.memory_limit_in_bytes,
-                oom_score_adj: r.oom_score_adj,
-                unified: &r.unified,
-            },
-            oci: OciOut::new(&c.oci),
-            files: FilesOut(&c.files),
-        }
+        self.raw("{\"name\":");
+        self.str(&c.name);
+        self.raw(if c.init {
+            ",\"init\":true"
+        } else {
+            ",\"init\":false"
+        });
+        self.raw(if c.sidecar {
+            ",\"sidecar\":true"
+        } else {
+            ",\"sidecar\":false"
+        });
+        // CRI `LinuxContainerResources`, with the proto JSON names.
+        self.raw(",\"resources\":{\"cpuPeriod\":");
+        self.int(r.cpu_period);
+        self.raw(",\"cpuQuota\":");
+        self.int(r.cpu_quota);
+        self.raw(",\"cpuShares\":");
+        self.int(r.cpu_shares);
+        self.raw(",\"memoryLimitInBytes\":");
+        self.int(r.memory_limit_in_bytes);
+        self.raw(",\"oomScoreAdj\":");
+        self.int(r.oom_score_adj);
+        self.raw(",\"unified\":");
+        self.strings(&r.unified);
+        self.raw("},\"oci\":");
+        self.oci(&c.oci);
+        self.raw(",\"files\":");
+        self.files(&c.files);
+        self.raw("}");
     }
-}
 
-/// CRI `LinuxContainerResources`, with the proto JSON names.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CriOut<'a> {
-    cpu_period: i64,
-    cpu_quota: i64,
-    cpu_shares: i64,
-    memory_limit_in_bytes: i64,
-    oom_score_adj: i64,
-    unified: &'a BTreeMap<String, String>,
-}
-
-/// The runtime-spec fragment, the same object as `OciFragment::to_json`.
-#[derive(Serialize)]
-struct OciOut<'a> {
-    process: OciProcess,
-    linux: OciLinux<'a>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct OciProcess {
-    oom_score_adj: i64,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct OciLinux<'a> {
-    cgroups_path: &'a str,
-    namespaces: Vec<OciNamespace<'a>>,
-    resources: OciResources<'a>,
-}
-
-#[derive(Serialize)]
-struct OciNamespace<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct OciResources<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cpu: Option<OciCpu>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    memory: Option<OciMemory>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    unified: &'a BTreeMap<String, String>,
-}
-
-#[derive(Serialize)]
-struct OciCpu {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shares: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quota: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    period: Option<u64>,
-}
-
-#[derive(Serialize)]
-struct OciMemory {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    limit: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    swap: Option<i64>,
-}
-
-impl<'a> OciOut<'a> {
-    fn new(o: &'a OciFragment) -> Self {
-        let has_cpu = o.cpu_shares.is_some() || o.cpu_quota.is_some() || o.cpu_period.is_some();
-        let has_memory = o.memory_limit.is_some() || o.memory_swap.is_some();
-        OciOut {
-            process: OciProcess {
-                oom_score_adj: o.oom_score_adj,
-            },
-            linux: OciLinux {
-                cgroups_path: &o.cgroups_path,
-                namespaces: o
-                    .namespaces
-                    .iter()
-                    .map(|ns| OciNamespace {
-                        kind: ns.kind.as_str(),
-                        path: ns.path.as_deref(),
-                    })
-                    .collect(),
-                resources: OciResources {
-                    cpu: has_cpu.then_some(OciCpu {
-                        shares: o.cpu_shares,
-                        quota: o.cpu_quota,
-                        period: o.cpu_period,
-                    }),
-                    memory: has_memory.then_some(OciMemory {
-                        limit: o.memory_limit,
-                        swap: o.memory_swap,
-                    }),
-                    unified: &o.unified,
-                },
-            },
+    /// The runtime-spec fragment, the same object as `OciFragment::to_json`.
+    fn oci(&mut self, o: &OciFragment) {
+        self.raw("{\"process\":{\"oomScoreAdj\":");
+        self.int(o.oom_score_adj);
+        self.raw("},\"linux\":{\"cgroupsPath\":");
+        self.str(&o.cgroups_path);
+        self.raw(",\"namespaces\":[");
+        for (i, ns) in o.namespaces.iter().enumerate() {
+            if i > 0 {
+                self.raw(",");
+            }
+            self.raw("{\"type\":\"");
+            self.raw(ns.kind.as_str());
+            self.raw("\"");
+            if let Some(path) = &ns.path {
+                self.raw(",\"path\":");
+                self.str(path);
+            }
+            self.raw("}");
         }
+        self.raw("],\"resources\":{");
+        let mut first = true;
+        if o.cpu_shares.is_some() || o.cpu_quota.is_some() || o.cpu_period.is_some() {
+            self.key(&mut first, "cpu");
+            self.raw("{");
+            let mut inner = true;
+            if let Some(v) = o.cpu_shares {
+                self.key(&mut inner, "shares");
+                self.uint(v);
+            }
+            if let Some(v) = o.cpu_quota {
+                self.key(&mut inner, "quota");
+                self.int(v);
+            }
+            if let Some(v) = o.cpu_period {
+                self.key(&mut inner, "period");
+                self.uint(v);
+            }
+            self.raw("}");
+        }
+        if o.memory_limit.is_some() || o.memory_swap.is_some() {
+            self.key(&mut first, "memory");
+            self.raw("{");
+            let mut inner = true;
+            if let Some(v) = o.memory_limit {
+                self.key(&mut inner, "limit");
+                self.int(v);
+            }
+            if let Some(v) = o.memory_swap {
+                self.key(&mut inner, "swap");
+                self.int(v);
+            }
+            self.raw("}");
+        }
+        if !o.unified.is_empty() {
+            self.key(&mut first, "unified");
+            self.strings(&o.unified);
+        }
+        self.raw("}}}");
     }
 }
 
@@ -740,9 +925,8 @@ mod tests {
     const NODE: &str = r#"{"memoryCapacity":17179869184}"#;
 
     fn run(pods: &str, node: &str) -> serde_json::Value {
-        let pods = ok(pods_from_json(pods));
         let node = ok(node_from_json(node));
-        match node_cgroups_json(pods, &node) {
+        match pod_cgroups_json(pods, &node) {
             Ok(json) => serde_json::from_str(&json).unwrap(),
             Err(err) => panic!("{}: {err}", err.code()),
         }
@@ -769,6 +953,29 @@ mod tests {
                     serde_json::from_str(&container.oci.to_json()).unwrap();
                 assert_eq!(got["pods"][0]["containers"][i]["oci"], want, "{node}");
             }
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let long = "0123456789abcdef\"0123456789abcdef\\x\u{7f}é\u{1f}\u{8}\u{c}";
+        for text in [
+            "",
+            "plain-ascii-longer-than-eight",
+            "a\"b\\c\nd\re\tf\u{1}g\u{0}",
+            "ünïcödé ✓ 字",
+            long,
+            &long[1..],
+            &long[3..],
+        ] {
+            let mut json = Json(String::new());
+            json.str(text);
+            assert_eq!(json.0, serde_json::to_string(text).unwrap(), "{text:?}");
+        }
+        for value in [0, 7, -1, 10, 1_000_000, i64::MIN, i64::MAX] {
+            let mut json = Json(String::new());
+            json.int(value);
+            assert_eq!(json.0, value.to_string());
         }
     }
 
@@ -808,6 +1015,10 @@ mod tests {
     #[test]
     fn bad_inputs() {
         assert!(pods_from_json("[{").is_err());
+        assert_eq!(
+            json_text(b"[\xff]").err().map(|e| e.code),
+            Some("E_BAD_JSON")
+        );
         assert!(pods_from_json(r#"{"spec":{}}"#).is_err());
         assert!(node_from_json("{}").is_err());
         assert!(node_from_json(r#"{"memoryCapacity":1,"memoryCapasity":2}"#).is_err());
@@ -822,5 +1033,32 @@ mod tests {
         );
         assert_eq!(got["pods"][0]["error"]["code"], "E_QUANTITY_FORMAT");
         assert_eq!(got["pods"][1]["qosClass"], "BestEffort");
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    /// `KUBEWASM_CGROUP_PODS=pods.json cargo test --release -p kubewasm-wasm timing -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn batch_timing() {
+        let Ok(path) = std::env::var("KUBEWASM_CGROUP_PODS") else {
+            return;
+        };
+        let json = std::fs::read_to_string(path).unwrap();
+        let Ok(node) =
+            node_from_json(r#"{"memoryCapacity":68719476736,"allocatableMemory":66571993088}"#)
+        else {
+            return;
+        };
+        for _ in 0..20 {
+            let t = std::time::Instant::now();
+            let Ok(out) = pod_cgroups_json(&json, &node) else {
+                return;
+            };
+            eprintln!("total {:?} ({} bytes)", t.elapsed(), out.len());
+        }
     }
 }
