@@ -1,6 +1,7 @@
 /** The `kubewasm` command line. Each subcommand lives in its own file. */
 import { bench } from './bench.js';
 import { snapshot } from './snapshot.js';
+import { up } from './up.js';
 
 const USAGE = `usage: kubewasm <command>
 
@@ -8,6 +9,7 @@ commands:
   bench [suite…]   run benchmarks side by side (suites: store, cgroup, sched); results in bench/results/
                    sched: --workload NAME runs one scheduler_perf workload (or "memory")
   snapshot save|restore|status   back up and restore a data directory's store
+  up [--data-dir DIR] [--port PORT]   serve the Kubernetes API on https://127.0.0.1:PORT (kubeconfig in DIR)
   version          print the version
 `;
 
@@ -18,6 +20,8 @@ export async function main(args: string[]): Promise<number> {
       return bench(rest);
     case 'snapshot':
       return snapshot(rest);
+    case 'up':
+      return up(rest);
     case 'version':
     case '--version':
       console.log(`kubewasm ${process.env.npm_package_version ?? '0.1.0'}`);

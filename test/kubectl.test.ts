@@ -1,0 +1,263 @@
+/**
+ * The real kubectl (v1.32, /usr/bin/kubectl) against `kubewasm up` as a child process: discovery,
+ * create, get (tables and YAML), apply with default validation, label, delete, a bad request, and a
+ * restart on the same data directory keeping every object.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const KUBECTL = '/usr/bin/kubectl';
+const root = mkdtempSync(join(tmpdir(), 'kubewasm-kubectl-'));
+const dataDir = join(root, 'data');
+let port = 0;
+let child: ChildProcess | undefined;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+/** An HTTPS request trusting the cluster CA. */
+function https(
+  method: string,
+  path: string,
+  body?: Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method, path, ca: readFileSync(join(dataDir, 'ca.crt')), headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    if (body) req.end(body);
+    else req.end();
+  });
+}
+
+async function startUp(): Promise<void> {
+  const proc = spawn(process.execPath, ['bin/kubewasm.mjs', 'up', '--data-dir', dataDir, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  let output = '';
+  proc.stdout?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  proc.stderr?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`kubewasm up exited: ${output}`);
+    if (existsSync(join(dataDir, 'kubeconfig')) && output.includes('listening')) {
+      try {
+        if ((await https('GET', '/readyz')).text === 'ok') return;
+      } catch {
+        // not yet
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`kubewasm up did not become ready: ${output}`);
+}
+
+async function stopUp(): Promise<number | null> {
+  const proc = child;
+  child = undefined;
+  if (!proc || proc.exitCode !== null) return proc?.exitCode ?? null;
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  proc.kill('SIGTERM');
+  return exited;
+}
+
+function kubectl(...args: string[]): { stdout: string; stderr: string; status: number | null } {
+  const res = spawnSync(KUBECTL, args, {
+    encoding: 'utf8',
+    env: { ...process.env, KUBECONFIG: join(dataDir, 'kubeconfig'), HOME: root },
+    timeout: 30_000,
+  });
+  // The transcript goes to the test log: it is the evidence of what kubectl printed.
+  console.log(`$ kubectl ${args.join(' ')}\n${res.stdout}${res.stderr}`);
+  return { stdout: res.stdout, stderr: res.stderr, status: res.status };
+}
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+`;
+
+describe.skipIf(!existsSync(KUBECTL))('kubectl against kubewasm up', () => {
+  beforeAll(async () => {
+    const bundle = spawnSync(process.execPath, ['scripts/bundle.mjs'], { encoding: 'utf8' });
+    if (bundle.status !== 0) throw new Error(`bundle failed: ${bundle.stderr}`);
+    port = await freePort();
+    await startUp();
+  }, 60_000);
+
+  afterAll(async () => {
+    await stopUp();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('lists the system namespaces as a table', () => {
+    const res = kubectl('get', 'namespaces');
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/^NAME\s+STATUS\s+AGE\n/);
+    expect(res.stdout).toMatch(/^default\s+Active\s+\d+s$/m);
+    expect(res.stdout).toMatch(/^kube-system\s+Active\s+\d+s$/m);
+  });
+
+  it('creates a namespace and a configmap (protobuf bodies) and reads them back', () => {
+    expect(kubectl('create', 'namespace', 'team-a').stdout).toBe('namespace/team-a created\n');
+    expect(kubectl('create', 'configmap', 'cm1', '--from-literal=a=b', '-n', 'team-a').stdout).toBe(
+      'configmap/cm1 created\n',
+    );
+    const yaml = kubectl('get', 'configmap', 'cm1', '-n', 'team-a', '-o', 'yaml').stdout;
+    expect(yaml).toMatch(/^data:\n {2}a: b$/m);
+    expect(yaml).toMatch(/^ {2}resourceVersion: "\d+"$/m);
+    expect(yaml).toMatch(/^ {2}uid: [0-9a-f-]{36}$/m);
+    const table = kubectl('get', 'cm', '-n', 'team-a').stdout;
+    expect(table).toMatch(/^NAME\s+DATA\s+AGE\ncm1\s+1\s+\d+s\n$/);
+  });
+
+  it('applies a Deployment with default (server-side Strict) validation', () => {
+    const file = join(root, 'deploy.yaml');
+    writeFileSync(file, DEPLOYMENT);
+    const apply = kubectl('apply', '-f', file);
+    expect(apply.stderr).toBe('');
+    expect(apply.stdout).toBe('deployment.apps/web created\n');
+    expect(kubectl('apply', '-f', file).stdout).toBe('deployment.apps/web unchanged\n');
+    const get = kubectl('get', 'deploy').stdout;
+    expect(get).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/2\s+0\s+0\s+\d+s\n$/);
+    // A changed manifest: kubectl sends a strategic merge patch.
+    writeFileSync(file, DEPLOYMENT.replace('replicas: 2', 'replicas: 3').replace('nginx:1.27', 'nginx:1.28'));
+    expect(kubectl('apply', '-f', file).stdout).toBe('deployment.apps/web configured\n');
+    const live = kubectl(
+      'get',
+      'deploy',
+      'web',
+      '-o',
+      'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image} {.metadata.generation}',
+    );
+    expect(live.stdout).toBe('3 nginx:1.28 2');
+  });
+
+  it('creates a deployment and a service with kubectl create (protobuf bodies)', () => {
+    expect(kubectl('create', 'deployment', 'd2', '--image=nginx:1.27', '--replicas=0').stdout).toBe(
+      'deployment.apps/d2 created\n',
+    );
+    expect(kubectl('get', 'deploy', 'd2', '-o', 'jsonpath={.spec.replicas}').stdout).toBe('0');
+    expect(kubectl('create', 'service', 'clusterip', 's1', '--tcp=80:8080').stdout).toBe('service/s1 created\n');
+    // No ClusterIP allocation yet: the column honestly shows <none>.
+    expect(kubectl('get', 'svc', 's1').stdout).toMatch(
+      /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\ns1\s+ClusterIP\s+<none>\s+<none>\s+80\/TCP\s+\d+s\n$/,
+    );
+  });
+
+  it('rejects an unknown field with fieldValidation=Strict', () => {
+    const file = join(root, 'bad-deploy.yaml');
+    writeFileSync(
+      file,
+      DEPLOYMENT.replace('name: web\n', 'name: web2\n').replace('kind: Deployment', 'kind: Deployment\ncolour: blue'),
+    );
+    const res = kubectl('create', '-f', file);
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('strict decoding error: unknown field "colour"');
+  });
+
+  it('streams a watch as kubectl get -w prints it', async () => {
+    const watcher = spawn(KUBECTL, ['get', 'cm', '-n', 'team-a', '-w'], {
+      env: { ...process.env, KUBECONFIG: join(dataDir, 'kubeconfig'), HOME: root },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    watcher.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    const waitFor = async (re: RegExp) => {
+      const deadline = Date.now() + 10_000;
+      while (!re.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    };
+    try {
+      await waitFor(/^cm1\s/m);
+      kubectl('create', 'configmap', 'watched', '--from-literal=k=v', '-n', 'team-a');
+      await waitFor(/^watched\s/m);
+    } finally {
+      watcher.kill('SIGTERM');
+    }
+    console.log(`$ kubectl get cm -n team-a -w\n${out}`);
+    expect(out).toMatch(/^NAME\s+DATA\s+AGE\ncm1\s+1\s+\d+s\nwatched\s+1\s+\d+s\n/);
+  });
+
+  it('labels and deletes a configmap', () => {
+    expect(kubectl('label', 'cm', 'cm1', 'x=y', '-n', 'team-a').stdout).toBe('configmap/cm1 labeled\n');
+    expect(kubectl('get', 'cm', 'cm1', '-n', 'team-a', '--show-labels').stdout).toMatch(/cm1\s+1\s+\d+s\s+x=y/);
+    kubectl('create', 'configmap', 'cm2', '--from-literal=k=v', '-n', 'team-a');
+    expect(kubectl('delete', 'configmap', 'cm1', '-n', 'team-a').stdout).toBe('configmap "cm1" deleted\n');
+    const gone = kubectl('get', 'configmap', 'cm1', '-n', 'team-a');
+    expect(gone.stderr).toBe('Error from server (NotFound): configmaps "cm1" not found\n');
+  });
+
+  it("prints Kubernetes' error text for a bad request", () => {
+    const res = kubectl('create', 'configmap', 'Bad_Name');
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain(
+      'ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters',
+    );
+    const dup = kubectl('create', 'namespace', 'team-a');
+    expect(dup.stderr).toBe('Error from server (AlreadyExists): namespaces "team-a" already exists\n');
+  });
+
+  it('answers 401 without a token and 413 for a body over 3 MiB', async () => {
+    const unauth = await https('GET', '/api/v1/namespaces');
+    expect(unauth.status).toBe(401);
+    expect(JSON.parse(unauth.text)).toMatchObject({ reason: 'Unauthorized', message: 'Unauthorized' });
+    const big = new Uint8Array(3 * 1024 * 1024 + 1).fill(0x20);
+    const res = await https('POST', '/api/v1/namespaces', big, { 'Content-Type': 'application/json' });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.text)).toMatchObject({ reason: 'RequestEntityTooLarge' });
+  });
+
+  it('keeps every object across a restart on the same data directory', async () => {
+    expect(await stopUp()).toBe(0);
+    await startUp();
+    expect(kubectl('get', 'namespaces').stdout).toMatch(/^team-a\s+Active\s+\d+s$/m);
+    expect(kubectl('get', 'cm', 'cm2', '-n', 'team-a', '-o', 'jsonpath={.data.k}').stdout).toBe('v');
+    expect(kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}').stdout).toBe('3');
+  }, 60_000);
+});

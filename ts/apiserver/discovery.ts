@@ -1,0 +1,102 @@
+/**
+ * Discovery documents: /version, legacy /api, /apis, /api/v1, /apis/<g>/<v>, and aggregated
+ * discovery v2 (apidiscovery.k8s.io/v2) when the Accept header asks for it
+ * (../shared/reference/api.md §1.1).
+ */
+import { groupVersion, groupVersions, RESOURCE_VERBS, RESOURCES, type ResourceInfo } from './resources.js';
+
+/** The version this apiserver reports (kubectl's dispatcher reads it, api.md §0.7). */
+export const VERSION_INFO = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0-kubewasm',
+  gitCommit: '',
+  gitTreeState: 'clean',
+  buildDate: '1970-01-01T00:00:00Z',
+  goVersion: 'n/a',
+  compiler: 'wasm',
+  platform: 'wasm/kubewasm',
+};
+
+/** The Content-Type kubectl recognises as aggregated discovery v2. */
+export const AGGREGATED_DISCOVERY_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+/** Whether an Accept header prefers aggregated discovery v2. */
+export function wantsAggregated(accept: string | null): boolean {
+  if (accept === null) return false;
+  return accept.split(',').some((part) => {
+    const params = part.split(';').map((p) => p.trim());
+    return (
+      params.includes('g=apidiscovery.k8s.io') && params.includes('v=v2') && params.includes('as=APIGroupDiscoveryList')
+    );
+  });
+}
+
+/** Legacy `/api`; `serverAddress` is host:port as the client reached us. */
+export function apiVersions(serverAddress: string): unknown {
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+/** Legacy `/apis`. */
+export function apiGroupList(): unknown {
+  const groups = groupVersions()
+    .filter((gv) => gv.group !== '')
+    .map((gv) => {
+      const v = { groupVersion: groupVersion(gv), version: gv.version };
+      return { name: gv.group, versions: [v], preferredVersion: v };
+    });
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+/** Legacy `/api/v1`, `/apis/<g>/<v>`; undefined for a group version not served. */
+export function apiResourceList(group: string, version: string): unknown {
+  const resources = RESOURCES.filter((x) => x.group === group && x.version === version);
+  if (resources.length === 0) return undefined;
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: groupVersion({ group, version }),
+    resources: resources.map((x) => ({
+      name: x.resource,
+      singularName: x.singular,
+      namespaced: x.namespaced,
+      kind: x.kind,
+      verbs: RESOURCE_VERBS,
+      ...(x.shortNames.length > 0 ? { shortNames: x.shortNames } : {}),
+      ...(x.categories.length > 0 ? { categories: x.categories } : {}),
+    })),
+  };
+}
+
+function discoveryResource(x: ResourceInfo): unknown {
+  return {
+    resource: x.resource,
+    responseKind: { group: x.group, version: x.version, kind: x.kind },
+    scope: x.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: x.singular,
+    verbs: RESOURCE_VERBS,
+    ...(x.shortNames.length > 0 ? { shortNames: x.shortNames } : {}),
+    ...(x.categories.length > 0 ? { categories: x.categories } : {}),
+  };
+}
+
+/** Aggregated discovery v2 for `/api` (core: true) or `/apis` (core: false). */
+export function aggregatedDiscovery(core: boolean): unknown {
+  const items = groupVersions()
+    .filter((gv) => (gv.group === '') === core)
+    .map((gv) => ({
+      metadata: { name: gv.group },
+      versions: [
+        {
+          version: gv.version,
+          freshness: 'Current',
+          resources: RESOURCES.filter((x) => x.group === gv.group && x.version === gv.version).map(discoveryResource),
+        },
+      ],
+    }));
+  return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };
+}

@@ -1,0 +1,158 @@
+/**
+ * The two generic patch formats: JSON merge patch (RFC 7386) and JSON patch (RFC 6902). Failures
+ * are Status errors as kube-apiserver reports them: a malformed patch is 400, a patch that cannot
+ * be applied (a failed `test`, a missing path) is 422 (../shared/reference/api.md §2).
+ * Strategic merge patch and server-side apply are not implemented.
+ */
+import { newBadRequest, StatusError } from '../api/status.js';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const isObject = (v: unknown): v is { [key: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** RFC 7386: objects merge recursively, null deletes a key, anything else replaces. */
+export function mergePatch(target: Json, patch: Json): Json {
+  if (!isObject(patch)) return patch;
+  const out: { [key: string]: Json } = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k] ?? null, v);
+  }
+  return out;
+}
+
+/** 422 for a JSON patch that parsed but does not apply. */
+function unprocessable(message: string): StatusError {
+  return new StatusError({ status: 'Failure', message, reason: 'Invalid', code: 422 });
+}
+
+function pointer(path: string): string[] {
+  if (path === '') return [];
+  if (!path.startsWith('/')) throw newBadRequest(`invalid JSON pointer: ${JSON.stringify(path)}`);
+  return path
+    .slice(1)
+    .split('/')
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+function clone(v: Json): Json {
+  return JSON.parse(JSON.stringify(v)) as Json;
+}
+
+function equal(a: Json, b: Json): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(v: Json): Json {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (isObject(v)) {
+    const out: { [key: string]: Json } = {};
+    for (const k of Object.keys(v).sort()) out[k] = canonical(v[k] as Json);
+    return out;
+  }
+  return v;
+}
+
+/** The container holding the last segment, and that segment. */
+function parentOf(doc: Json, path: string[], op: string): { parent: Json; key: string } {
+  let cur = doc;
+  for (const seg of path.slice(0, -1)) {
+    if (Array.isArray(cur)) cur = cur[Number(seg)] ?? null;
+    else if (isObject(cur) && Object.hasOwn(cur, seg)) cur = cur[seg] as Json;
+    else throw unprocessable(`${op} operation does not apply: doc is missing path: /${path.join('/')}`);
+    if (cur === null) throw unprocessable(`${op} operation does not apply: doc is missing path: /${path.join('/')}`);
+  }
+  return { parent: cur, key: path[path.length - 1] as string };
+}
+
+function getAt(doc: Json, path: string[], op: string): Json {
+  if (path.length === 0) return doc;
+  const { parent, key } = parentOf(doc, path, op);
+  if (Array.isArray(parent)) {
+    const i = Number(key);
+    if (!Number.isInteger(i) || i < 0 || i >= parent.length) {
+      throw unprocessable(`${op} operation does not apply: doc is missing path: /${path.join('/')}`);
+    }
+    return parent[i] as Json;
+  }
+  if (isObject(parent) && Object.hasOwn(parent, key)) return parent[key] as Json;
+  throw unprocessable(`${op} operation does not apply: doc is missing path: /${path.join('/')}`);
+}
+
+function removeAt(doc: Json, path: string[], op: string): Json {
+  getAt(doc, path, op);
+  const { parent, key } = parentOf(doc, path, op);
+  if (Array.isArray(parent)) parent.splice(Number(key), 1);
+  else if (isObject(parent)) delete parent[key];
+  return doc;
+}
+
+function addAt(doc: Json, path: string[], value: Json, op: string, replace: boolean): Json {
+  if (path.length === 0) return value;
+  const { parent, key } = parentOf(doc, path, op);
+  if (Array.isArray(parent)) {
+    const i = key === '-' ? parent.length : Number(key);
+    if (!Number.isInteger(i) || i < 0 || i > parent.length || (replace && i === parent.length)) {
+      throw unprocessable(`${op} operation does not apply: doc is missing path: /${path.join('/')}`);
+    }
+    if (replace) parent[i] = value;
+    else parent.splice(i, 0, value);
+  } else if (isObject(parent)) {
+    if (replace && !Object.hasOwn(parent, key)) {
+      throw unprocessable(`${op} operation does not apply: doc is missing key: /${path.join('/')}`);
+    }
+    parent[key] = value;
+  } else {
+    throw unprocessable(`${op} operation does not apply: doc is missing path: /${path.join('/')}`);
+  }
+  return doc;
+}
+
+/** RFC 6902 on a copy of `target`. */
+export function jsonPatch(target: Json, patch: Json): Json {
+  if (!Array.isArray(patch)) throw newBadRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  let doc = clone(target);
+  for (const raw of patch) {
+    if (!isObject(raw)) throw newBadRequest('json: cannot unmarshal into Go value of type jsonpatch.Operation');
+    const op = raw.op;
+    if (typeof op !== 'string') throw newBadRequest('Unexpected kind: unknown');
+    if (typeof raw.path !== 'string') throw newBadRequest(`${op} operation missing path`);
+    const path = pointer(raw.path);
+    const value = (): Json => {
+      if (!Object.hasOwn(raw, 'value')) throw newBadRequest(`${op} operation missing value`);
+      return clone(raw.value as Json);
+    };
+    const from = (): string[] => {
+      if (typeof raw.from !== 'string') throw newBadRequest(`${op} operation missing from`);
+      return pointer(raw.from);
+    };
+    switch (op) {
+      case 'add':
+        doc = addAt(doc, path, value(), op, false);
+        break;
+      case 'replace':
+        if (path.length === 0) doc = value();
+        else doc = addAt(doc, path, value(), op, true);
+        break;
+      case 'remove':
+        doc = removeAt(doc, path, op);
+        break;
+      case 'move': {
+        const f = from();
+        const v = getAt(doc, f, op);
+        doc = removeAt(doc, f, op);
+        doc = addAt(doc, path, v, op, false);
+        break;
+      }
+      case 'copy':
+        doc = addAt(doc, path, clone(getAt(doc, from(), op)), op, false);
+        break;
+      case 'test':
+        if (!equal(getAt(doc, path, op), value())) throw unprocessable(`testing value ${raw.path} failed: test failed`);
+        break;
+      default:
+        throw newBadRequest(`Unexpected kind: ${op}`);
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,225 @@
+/**
+ * Field numbers of the Kubernetes messages this server can read from protobuf request bodies
+ * (k8s.io/api/core/v1/generated.proto, k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto,
+ * v0.32; numbers checked against k8s.io/api's generated.proto, pointer-ness against types.go and
+ * against the bodies kubectl 1.32 sends). kubectl's typed `create namespace|configmap|secret|
+ * serviceaccount|deployment|service` send protobuf only (../shared/reference/api.md §0.4). Only the
+ * fields those commands can set are described; a body with any other field answers 415.
+ */
+
+/**
+ * Scalar kinds: `string`, `int`, `bool` are Go value fields with `omitempty` (gogo-protobuf writes
+ * them even when empty, JSON would omit the zero); `optstring`, `optint`, `optbool` are Go
+ * pointers (written only when set, so a zero is a real value and kept).
+ */
+export type FieldType =
+  | 'string'
+  | 'optstring'
+  | 'int'
+  | 'optint'
+  | 'bool'
+  | 'optbool'
+  | 'bytes'
+  | 'time'
+  | 'intOrString'
+  | 'map<string,string>'
+  | 'map<string,bytes>'
+  | 'map<string,quantity>'
+  | { message: string };
+
+export interface FieldSpec {
+  name: string;
+  type: FieldType;
+  repeated?: boolean;
+}
+
+export type MessageSchema = Record<number, FieldSpec>;
+
+const s = (name: string): FieldSpec => ({ name, type: 'string' });
+const m = (name: string, message: string, repeated = false): FieldSpec =>
+  repeated ? { name, type: { message }, repeated } : { name, type: { message } };
+const t = (name: string, type: FieldType): FieldSpec => ({ name, type });
+
+export const MESSAGES: Record<string, MessageSchema> = {
+  ObjectMeta: {
+    1: s('name'),
+    2: s('generateName'),
+    3: s('namespace'),
+    4: s('selfLink'),
+    5: s('uid'),
+    6: s('resourceVersion'),
+    7: { name: 'generation', type: 'int' },
+    8: { name: 'creationTimestamp', type: 'time' },
+    9: { name: 'deletionTimestamp', type: 'time' },
+    10: { name: 'deletionGracePeriodSeconds', type: 'optint' },
+    11: { name: 'labels', type: 'map<string,string>' },
+    12: { name: 'annotations', type: 'map<string,string>' },
+    13: { name: 'ownerReferences', type: { message: 'OwnerReference' }, repeated: true },
+    14: { name: 'finalizers', type: 'string', repeated: true },
+  },
+  OwnerReference: {
+    1: s('kind'),
+    3: s('name'),
+    4: s('uid'),
+    5: s('apiVersion'),
+    6: { name: 'controller', type: 'optbool' },
+    7: { name: 'blockOwnerDeletion', type: 'optbool' },
+  },
+  ObjectReference: {
+    1: s('kind'),
+    2: s('namespace'),
+    3: s('name'),
+    4: s('uid'),
+    5: s('apiVersion'),
+    6: s('resourceVersion'),
+    7: s('fieldPath'),
+  },
+  LocalObjectReference: { 1: s('name') },
+  Namespace: {
+    1: { name: 'metadata', type: { message: 'ObjectMeta' } },
+    2: { name: 'spec', type: { message: 'NamespaceSpec' } },
+    3: { name: 'status', type: { message: 'NamespaceStatus' } },
+  },
+  NamespaceSpec: { 1: { name: 'finalizers', type: 'string', repeated: true } },
+  NamespaceStatus: { 1: s('phase') },
+  ConfigMap: {
+    1: { name: 'metadata', type: { message: 'ObjectMeta' } },
+    2: { name: 'data', type: 'map<string,string>' },
+    3: { name: 'binaryData', type: 'map<string,bytes>' },
+    4: { name: 'immutable', type: 'optbool' },
+  },
+  Secret: {
+    1: { name: 'metadata', type: { message: 'ObjectMeta' } },
+    2: { name: 'data', type: 'map<string,bytes>' },
+    3: s('type'),
+    4: { name: 'stringData', type: 'map<string,string>' },
+    5: { name: 'immutable', type: 'optbool' },
+  },
+  ServiceAccount: {
+    1: { name: 'metadata', type: { message: 'ObjectMeta' } },
+    2: { name: 'secrets', type: { message: 'ObjectReference' }, repeated: true },
+    3: { name: 'imagePullSecrets', type: { message: 'LocalObjectReference' }, repeated: true },
+    4: { name: 'automountServiceAccountToken', type: 'optbool' },
+  },
+  LabelSelector: {
+    1: t('matchLabels', 'map<string,string>'),
+    2: m('matchExpressions', 'LabelSelectorRequirement', true),
+  },
+  LabelSelectorRequirement: { 1: s('key'), 2: s('operator'), 3: { name: 'values', type: 'string', repeated: true } },
+  Deployment: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'DeploymentSpec'),
+    3: m('status', 'DeploymentStatus'),
+  },
+  DeploymentSpec: {
+    1: t('replicas', 'optint'),
+    2: m('selector', 'LabelSelector'),
+    3: m('template', 'PodTemplateSpec'),
+    4: m('strategy', 'DeploymentStrategy'),
+    5: t('minReadySeconds', 'int'),
+    6: t('revisionHistoryLimit', 'optint'),
+    7: t('paused', 'bool'),
+    9: t('progressDeadlineSeconds', 'optint'),
+  },
+  DeploymentStrategy: { 1: s('type'), 2: m('rollingUpdate', 'RollingUpdateDeployment') },
+  RollingUpdateDeployment: { 1: t('maxUnavailable', 'intOrString'), 2: t('maxSurge', 'intOrString') },
+  DeploymentStatus: {
+    1: t('observedGeneration', 'int'),
+    2: t('replicas', 'int'),
+    3: t('updatedReplicas', 'int'),
+    4: t('availableReplicas', 'int'),
+    5: t('unavailableReplicas', 'int'),
+    6: m('conditions', 'DeploymentCondition', true),
+    7: t('readyReplicas', 'int'),
+    8: t('collisionCount', 'optint'),
+    9: t('terminatingReplicas', 'optint'),
+  },
+  DeploymentCondition: {
+    1: s('type'),
+    2: s('status'),
+    4: s('reason'),
+    5: s('message'),
+    6: t('lastUpdateTime', 'time'),
+    7: t('lastTransitionTime', 'time'),
+  },
+  PodTemplateSpec: { 1: m('metadata', 'ObjectMeta'), 2: m('spec', 'PodSpec') },
+  PodSpec: {
+    2: m('containers', 'Container', true),
+    3: s('restartPolicy'),
+    4: t('terminationGracePeriodSeconds', 'optint'),
+    5: t('activeDeadlineSeconds', 'optint'),
+    6: s('dnsPolicy'),
+    7: t('nodeSelector', 'map<string,string>'),
+    8: s('serviceAccountName'),
+    9: s('serviceAccount'),
+    10: s('nodeName'),
+    11: t('hostNetwork', 'bool'),
+    12: t('hostPID', 'bool'),
+    13: t('hostIPC', 'bool'),
+    15: m('imagePullSecrets', 'LocalObjectReference', true),
+    16: s('hostname'),
+    17: s('subdomain'),
+    19: s('schedulerName'),
+    20: m('initContainers', 'Container', true),
+    21: t('automountServiceAccountToken', 'optbool'),
+    24: s('priorityClassName'),
+    25: t('priority', 'optint'),
+    30: t('enableServiceLinks', 'optbool'),
+  },
+  Container: {
+    1: s('name'),
+    2: s('image'),
+    3: { name: 'command', type: 'string', repeated: true },
+    4: { name: 'args', type: 'string', repeated: true },
+    5: s('workingDir'),
+    6: m('ports', 'ContainerPort', true),
+    7: m('env', 'EnvVar', true),
+    8: m('resources', 'ResourceRequirements'),
+    13: s('terminationMessagePath'),
+    14: s('imagePullPolicy'),
+    16: t('stdin', 'bool'),
+    17: t('stdinOnce', 'bool'),
+    18: t('tty', 'bool'),
+    20: s('terminationMessagePolicy'),
+    24: t('restartPolicy', 'optstring'),
+  },
+  ContainerPort: {
+    1: s('name'),
+    2: t('hostPort', 'int'),
+    3: t('containerPort', 'int'),
+    4: s('protocol'),
+    5: s('hostIP'),
+  },
+  EnvVar: { 1: s('name'), 2: s('value') },
+  ResourceRequirements: { 1: t('limits', 'map<string,quantity>'), 2: t('requests', 'map<string,quantity>') },
+  Service: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'ServiceSpec'),
+    3: m('status', 'ServiceStatus'),
+  },
+  ServiceSpec: {
+    1: m('ports', 'ServicePort', true),
+    2: t('selector', 'map<string,string>'),
+    3: s('clusterIP'),
+    4: s('type'),
+    5: { name: 'externalIPs', type: 'string', repeated: true },
+    7: s('sessionAffinity'),
+    8: s('loadBalancerIP'),
+    10: s('externalName'),
+    11: s('externalTrafficPolicy'),
+    12: t('healthCheckNodePort', 'int'),
+    13: t('publishNotReadyAddresses', 'bool'),
+    18: { name: 'clusterIPs', type: 'string', repeated: true },
+  },
+  ServicePort: {
+    1: s('name'),
+    2: s('protocol'),
+    3: t('port', 'int'),
+    4: t('targetPort', 'intOrString'),
+    5: t('nodePort', 'int'),
+    6: t('appProtocol', 'optstring'),
+  },
+  // LoadBalancerStatus.ingress is not described: a body carrying it answers 415.
+  ServiceStatus: { 1: m('loadBalancer', 'LoadBalancerStatus') },
+  LoadBalancerStatus: {},
+};

@@ -1,0 +1,189 @@
+/**
+ * The resource registry: every resource this apiserver serves, in one table. Discovery, the REST
+ * handlers, field validation and Table printing all read it.
+ */
+
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  /** Plural resource name (URL segment, storage key segment). */
+  resource: string;
+  singular: string;
+  kind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  /** metadata.generation is kept (1 on create, +1 on every spec change). */
+  generation: boolean;
+  /** Top-level fields the kind has besides apiVersion, kind and metadata (for fieldValidation). */
+  fields: readonly string[];
+  /**
+   * The kind has a status subresource in Kubernetes: writes to the main resource keep the stored
+   * status. (The subresource itself is not served yet.)
+   */
+  statusOnSubresource: boolean;
+  /** Objects expire this long after creation, updates keep the lease (kube-apiserver --event-ttl for events). */
+  ttlSeconds?: number;
+}
+
+const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+export const RESOURCE_VERBS: readonly string[] = VERBS;
+
+function r(
+  info: Omit<ResourceInfo, 'singular' | 'categories' | 'shortNames' | 'generation' | 'statusOnSubresource'> &
+    Partial<ResourceInfo>,
+): ResourceInfo {
+  return {
+    singular: info.kind.toLowerCase(),
+    categories: [],
+    shortNames: [],
+    generation: false,
+    statusOnSubresource: false,
+    ...info,
+  };
+}
+
+/** The served resources, in discovery order. */
+export const RESOURCES: readonly ResourceInfo[] = [
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'namespaces',
+    kind: 'Namespace',
+    namespaced: false,
+    shortNames: ['ns'],
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'configmaps',
+    kind: 'ConfigMap',
+    namespaced: true,
+    shortNames: ['cm'],
+    fields: ['data', 'binaryData', 'immutable'],
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'secrets',
+    kind: 'Secret',
+    namespaced: true,
+    fields: ['data', 'stringData', 'type', 'immutable'],
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'serviceaccounts',
+    kind: 'ServiceAccount',
+    namespaced: true,
+    shortNames: ['sa'],
+    fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    kind: 'Pod',
+    namespaced: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'nodes',
+    kind: 'Node',
+    namespaced: false,
+    shortNames: ['no'],
+    fields: ['spec', 'status'],
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'services',
+    kind: 'Service',
+    namespaced: true,
+    shortNames: ['svc'],
+    categories: ['all'],
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'events',
+    kind: 'Event',
+    namespaced: true,
+    shortNames: ['ev'],
+    fields: [
+      'involvedObject',
+      'reason',
+      'message',
+      'source',
+      'firstTimestamp',
+      'lastTimestamp',
+      'count',
+      'type',
+      'eventTime',
+      'series',
+      'action',
+      'related',
+      'reportingComponent',
+      'reportingInstance',
+    ],
+    // kube-apiserver's --event-ttl default: 1h.
+    ttlSeconds: 3600,
+  }),
+  r({
+    group: 'apps',
+    version: 'v1',
+    resource: 'deployments',
+    kind: 'Deployment',
+    namespaced: true,
+    shortNames: ['deploy'],
+    categories: ['all'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+];
+
+/** `apps/v1`, or `v1` for the core group. */
+export function groupVersion(info: Pick<ResourceInfo, 'group' | 'version'>): string {
+  return info.group === '' ? info.version : `${info.group}/${info.version}`;
+}
+
+/** The resource served at group/version/resource, if any. */
+export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {
+  return RESOURCES.find((x) => x.group === group && x.version === version && x.resource === resource);
+}
+
+/** The served group versions, in discovery order: `[{group:'', version:'v1'}, {group:'apps', …}]`. */
+export function groupVersions(): { group: string; version: string }[] {
+  const seen = new Set<string>();
+  const out: { group: string; version: string }[] = [];
+  for (const x of RESOURCES) {
+    const gv = groupVersion(x);
+    if (!seen.has(gv)) {
+      seen.add(gv);
+      out.push({ group: x.group, version: x.version });
+    }
+  }
+  return out;
+}
+
+/** The storage key of an object: `/registry/<resource>/<namespace>/<name>` or `/registry/<resource>/<name>`. */
+export function objectKey(info: ResourceInfo, namespace: string, name: string): string {
+  return info.namespaced ? `/registry/${info.resource}/${namespace}/${name}` : `/registry/${info.resource}/${name}`;
+}
+
+/** The storage prefix of a collection (all namespaces when `namespace` is ''). */
+export function collectionPrefix(info: ResourceInfo, namespace: string): string {
+  return info.namespaced && namespace !== ''
+    ? `/registry/${info.resource}/${namespace}/`
+    : `/registry/${info.resource}/`;
+}

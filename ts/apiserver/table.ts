@@ -1,0 +1,297 @@
+/**
+ * meta.k8s.io/v1 Table responses for `kubectl get` (../shared/reference/api.md §1.3): NAME and
+ * AGE for every kind plus the columns kube-apiserver's printers (pkg/printers/internalversion,
+ * v1.32) show first for a few kinds. Rows carry PartialObjectMetadata.
+ */
+import type { KubeObject, Table, TableColumnDefinition, TableRow } from '../api/meta.js';
+import type { ResourceInfo } from './resources.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/** duration.HumanDuration (k8s.io/apimachinery/pkg/util/duration), as `kubectl get` prints AGE. */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 60 * 2) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 60 * 3) return `${minutes}m`;
+  const hours = Math.trunc(minutes / 60);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.trunc(hours / 24) % 365;
+    return dy === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${dy}d`;
+  }
+  return `${Math.trunc(hours / 24 / 365)}y`;
+}
+
+interface Column {
+  def: TableColumnDefinition;
+  /** The cell of one object; `now` for columns that print ages. */
+  cell: (o: Obj, now: number) => unknown;
+}
+
+const col = (
+  name: string,
+  type: string,
+  description: string,
+  cell: (o: Obj, now: number) => unknown,
+  format = '',
+  priority = 0,
+): Column => ({
+  def: { name, type, format, description, priority },
+  cell,
+});
+
+/** translateTimestampSince: `<unknown>` for a missing time. */
+function since(t: unknown, now: number): string {
+  const ms = typeof t === 'string' ? Date.parse(t) : Number.NaN;
+  return Number.isNaN(ms) ? '<unknown>' : humanDuration(now - ms);
+}
+
+/** The Event printer's LAST SEEN: series, then lastTimestamp, then eventTime. */
+function eventLastSeen(o: Obj, now: number): string {
+  const series = obj(o.series);
+  if (typeof series.lastObservedTime === 'string') return since(series.lastObservedTime, now);
+  if (typeof o.lastTimestamp === 'string') return since(o.lastTimestamp, now);
+  return since(o.eventTime, now);
+}
+
+function podReady(o: Obj): string {
+  const total = arr(obj(o.spec).containers).length;
+  const ready = arr(obj(o.status).containerStatuses).filter((c) => obj(c).ready === true).length;
+  return `${ready}/${total}`;
+}
+
+function podStatus(o: Obj): string {
+  const status = obj(o.status);
+  if (obj(o.metadata).deletionTimestamp) return 'Terminating';
+  if (typeof status.reason === 'string' && status.reason !== '') return status.reason;
+  return typeof status.phase === 'string' && status.phase !== '' ? status.phase : 'Pending';
+}
+
+function podRestarts(o: Obj): number {
+  return arr(obj(o.status).containerStatuses).reduce<number>((n, c) => n + num(obj(c).restartCount), 0);
+}
+
+const dataCount = (o: Obj): number => Object.keys(obj(o.data)).length + Object.keys(obj(o.binaryData)).length;
+
+/** The kind-specific columns between NAME and AGE, for kinds whose AGE comes last. */
+const KIND_COLUMNS: Record<string, Column[]> = {
+  '/Namespace': [
+    col('Status', 'string', 'The status of the namespace', (o) => {
+      const phase = obj(o.status).phase;
+      return typeof phase === 'string' && phase !== '' ? phase : 'Active';
+    }),
+  ],
+  '/ConfigMap': [col('Data', 'string', 'Number of data in the ConfigMap', dataCount)],
+  '/Secret': [
+    col('Type', 'string', 'The type of the secret', (o) => (typeof o.type === 'string' ? o.type : 'Opaque')),
+    col('Data', 'string', 'Number of data in the secret', dataCount),
+  ],
+  '/Pod': [
+    col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.', podReady),
+    col('Status', 'string', 'The aggregate status of the containers in this pod.', podStatus),
+    col('Restarts', 'string', 'The number of times the containers in this pod have been restarted.', podRestarts),
+  ],
+  'apps/Deployment': [
+    col('Ready', 'string', 'Number of the pod with ready state', (o) => {
+      const spec = obj(o.spec);
+      return `${num(obj(o.status).readyReplicas)}/${typeof spec.replicas === 'number' ? spec.replicas : 1}`;
+    }),
+    col(
+      'Up-to-date',
+      'string',
+      'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
+      (o) => num(obj(o.status).updatedReplicas),
+    ),
+    col(
+      'Available',
+      'string',
+      'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+      (o) => num(obj(o.status).availableReplicas),
+    ),
+  ],
+};
+
+const AGE = 'age';
+
+function serviceExternalIP(o: Obj): string {
+  const spec = obj(o.spec);
+  const external = arr(spec.externalIPs).map(String);
+  switch (spec.type) {
+    case 'LoadBalancer': {
+      const ingress = arr(obj(obj(o.status).loadBalancer).ingress).map((i) =>
+        String(obj(i).ip ?? obj(i).hostname ?? ''),
+      );
+      const all = [...ingress, ...external].filter((x) => x !== '');
+      return all.length > 0 ? all.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return typeof spec.externalName === 'string' ? spec.externalName : '<none>';
+    default:
+      return external.length > 0 ? external.join(',') : '<none>';
+  }
+}
+
+function servicePorts(o: Obj): string {
+  const ports = arr(obj(o.spec).ports).map((p) => {
+    const port = obj(p);
+    const protocol = typeof port.protocol === 'string' ? port.protocol : 'TCP';
+    return port.nodePort
+      ? `${String(port.port)}:${String(port.nodePort)}/${protocol}`
+      : `${String(port.port)}/${protocol}`;
+  });
+  return ports.length > 0 ? ports.join(',') : '<none>';
+}
+
+function nodeStatus(o: Obj): string {
+  const ready = arr(obj(o.status).conditions)
+    .map(obj)
+    .find((c) => c.type === 'Ready');
+  const states = [ready === undefined ? 'Unknown' : ready.status === 'True' ? 'Ready' : 'NotReady'];
+  if (obj(o.spec).unschedulable === true) states.push('SchedulingDisabled');
+  return states.join(',');
+}
+
+function nodeRoles(o: Obj): string {
+  const roles = new Set<string>();
+  for (const [k, v] of Object.entries(obj(obj(o.metadata).labels))) {
+    if (k.startsWith('node-role.kubernetes.io/')) roles.add(k.slice('node-role.kubernetes.io/'.length));
+    else if (k === 'kubernetes.io/role' && typeof v === 'string' && v !== '') roles.add(v);
+  }
+  const list = [...roles].filter((r) => r !== '').sort();
+  return list.length > 0 ? list.join(',') : '<none>';
+}
+
+/** Per-kind columns after NAME; `AGE` marks where the age column goes (default: last). */
+const LAYOUT: Record<string, (Column | typeof AGE)[]> = {
+  ...Object.fromEntries(Object.entries(KIND_COLUMNS).map(([k, cols]) => [k, [...cols, AGE]])),
+  '/Service': [
+    col('Type', 'string', 'The type of the service', (o) => obj(o.spec).type ?? 'ClusterIP'),
+    col('Cluster-IP', 'string', 'The IP of the service', (o) => {
+      const ip = obj(o.spec).clusterIP;
+      return typeof ip === 'string' && ip !== '' ? ip : '<none>';
+    }),
+    col('External-IP', 'string', 'The external IPs of the service', serviceExternalIP),
+    col('Port(s)', 'string', 'The ports of the service', servicePorts),
+    AGE,
+  ],
+  '/Node': [
+    col('Status', 'string', 'The status of the node', nodeStatus),
+    col('Roles', 'string', 'The roles of the node', nodeRoles),
+    AGE,
+    col(
+      'Version',
+      'string',
+      'Kubelet Version reported by the node.',
+      (o) => obj(obj(obj(o.status).nodeInfo)).kubeletVersion ?? '',
+    ),
+  ],
+};
+
+/** Kinds whose printer does not start with NAME (the Event printer). */
+const FULL_LAYOUT: Record<string, (Column | typeof AGE)[]> = {
+  '/Event': [
+    col('Last Seen', 'string', 'Time when last this event was observed.', eventLastSeen),
+    col(
+      'Type',
+      'string',
+      'Type of this event (Normal, Warning), new types could be added in the future.',
+      (o) => o.type ?? '',
+    ),
+    col(
+      'Reason',
+      'string',
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+      (o) => o.reason ?? '',
+    ),
+    col('Object', 'string', 'The object that this event is about.', (o) => {
+      const io = obj(o.involvedObject);
+      return `${String(io.kind ?? '').toLowerCase()}/${String(io.name ?? '')}`;
+    }),
+    col('Message', 'string', 'A human-readable description of the status of this operation.', (o) =>
+      String(o.message ?? '').trim(),
+    ),
+    col('Name', 'string', 'Name must be unique within a namespace.', (o) => obj(o.metadata).name ?? '', 'name', 1),
+  ],
+};
+
+function layoutFor(info: ResourceInfo): (Column | typeof AGE)[] {
+  const full = FULL_LAYOUT[`${info.group}/${info.kind}`];
+  if (full !== undefined) return full;
+  return [
+    col('Name', 'string', 'Name must be unique within a namespace.', (o) => obj(o.metadata).name ?? '', 'name'),
+    ...(LAYOUT[`${info.group}/${info.kind}`] ?? [AGE]),
+  ];
+}
+
+export interface TableOptions {
+  /** Wall clock now, for AGE. */
+  now: number;
+  /** Omit the column definitions (later watch events). */
+  noHeaders?: boolean;
+  resourceVersion?: string;
+  continue?: string;
+}
+
+/** A Table of `objects` (one row each), as `GET` with `Accept: …;as=Table;g=meta.k8s.io` answers. */
+export function toTable(info: ResourceInfo, objects: readonly KubeObject[], options: TableOptions): Table {
+  const layout = layoutFor(info);
+  const age: TableColumnDefinition = {
+    name: 'Age',
+    type: 'string',
+    format: '',
+    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    priority: 0,
+  };
+  const rows: TableRow[] = objects.map((o) => {
+    const meta = o.metadata ?? {};
+    const created = typeof meta.creationTimestamp === 'string' ? Date.parse(meta.creationTimestamp) : Number.NaN;
+    return {
+      cells: layout.map((c) =>
+        c === AGE
+          ? Number.isNaN(created)
+            ? '<unknown>'
+            : humanDuration(options.now - created)
+          : c.cell(o as Obj, options.now),
+      ),
+      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: meta },
+    };
+  });
+  const metadata: Table['metadata'] = {};
+  if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
+  if (options.continue !== undefined) metadata.continue = options.continue;
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata,
+    columnDefinitions: options.noHeaders ? [] : layout.map((c) => (c === AGE ? age : c.def)),
+    rows,
+  };
+}
+
+/** Whether an Accept header asks for a meta.k8s.io/v1 Table. */
+export function wantsTable(accept: string | null): boolean {
+  if (accept === null) return false;
+  return accept.split(',').some((part) => {
+    const params = part.split(';').map((p) => p.trim());
+    return params.includes('as=Table') && params.includes('g=meta.k8s.io') && !params.includes('v=v1beta1');
+  });
+}

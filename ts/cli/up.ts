@@ -1,0 +1,169 @@
+/**
+ * `kubewasm up [--data-dir DIR] [--port PORT]` — the apiserver over the durable wasm store, on
+ * HTTPS at 127.0.0.1, with a kubeconfig for kubectl. Everything it needs is kept in DIR (the
+ * store, the CA and serving certificate, the admin token), so a restart resumes where it stopped.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
+import { serveHttps } from '../apiserver/node/https.js';
+import { createApiServer } from '../apiserver/server.js';
+import { parseTokenFile, tokenFileLine } from '../apiserver/tokens.js';
+import { openDurableStorage } from '../storage/wasm/durable.js';
+import { loadKubewasm } from '../wasm/node.js';
+import { type Flags, parseFlags } from './flags.js';
+
+const USAGE = `usage: kubewasm up [--data-dir DIR] [--port PORT]
+  --data-dir DIR   where the store, certificates, token and kubeconfig live (default ./.kubewasm)
+  --port PORT      HTTPS port on 127.0.0.1 (default 6443)
+KUBEWASM_LOG_REQUESTS=1 logs one line per request to stderr.`;
+
+const HOST = '127.0.0.1';
+/** The namespaces kube-apiserver's system namespaces controller keeps. */
+const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+function writePrivate(path: string, text: string): void {
+  writeFileSync(path, text, { mode: 0o600 });
+}
+
+/** A key pair kept as DIR/<name>.crt + .key, made by `create` on first start. */
+async function keyPair(dir: string, name: string, create: () => Promise<KeyPair>): Promise<KeyPair> {
+  const crt = join(dir, `${name}.crt`);
+  const key = join(dir, `${name}.key`);
+  if (existsSync(crt) && existsSync(key)) {
+    return { certPem: readFileSync(crt, 'utf8'), keyPem: readFileSync(key, 'utf8') };
+  }
+  const pair = await create();
+  writePrivate(key, pair.keyPem);
+  writeFileSync(crt, pair.certPem);
+  return pair;
+}
+
+function randomToken(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function kubeconfig(server: string, caPem: string, token: string): string {
+  const ca = Buffer.from(caPem).toString('base64');
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: kubewasm
+  cluster:
+    server: ${server}
+    certificate-authority-data: ${ca}
+users:
+- name: admin
+  user:
+    token: ${token}
+contexts:
+- name: kubewasm
+  context:
+    cluster: kubewasm
+    user: admin
+    namespace: default
+current-context: kubewasm
+`;
+}
+
+export async function up(args: string[]): Promise<number> {
+  let flags: Flags;
+  try {
+    flags = parseFlags(args, { 'data-dir': 'string', port: 'string' });
+  } catch (err) {
+    console.error(`kubewasm up: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const dir = resolve(String(flags.values['data-dir'] ?? '.kubewasm'));
+  const port = Number(flags.values.port ?? '6443');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`kubewasm up: invalid --port ${String(flags.values.port)}\n${USAGE}`);
+    return 2;
+  }
+  mkdirSync(dir, { recursive: true });
+
+  const ca = await keyPair(dir, 'ca', () => createCertificateAuthority());
+  const serving = await keyPair(dir, 'apiserver', () =>
+    issueCertificate(
+      ca,
+      { commonName: 'kube-apiserver' },
+      {
+        serving: {
+          dnsNames: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'],
+          ips: [HOST],
+        },
+      },
+    ),
+  );
+  const tokenFile = join(dir, 'tokens.csv');
+  if (!existsSync(tokenFile)) {
+    writePrivate(
+      tokenFile,
+      tokenFileLine(randomToken(), { name: 'admin', uid: globalThis.crypto.randomUUID(), groups: ['system:masters'] }),
+    );
+  }
+  const tokens = parseTokenFile(readFileSync(tokenFile, 'utf8'));
+  const adminToken = [...tokens].find(([, u]) => u.name === 'admin')?.[0] ?? [...tokens.keys()][0];
+  if (adminToken === undefined) {
+    console.error(`kubewasm up: ${tokenFile} holds no token`);
+    return 1;
+  }
+
+  const { storage, recovery } = openDurableStorage(await loadKubewasm(), join(dir, 'store'), { fsync: 'batch' });
+  if (recovery.truncatedTail) {
+    console.error(
+      `kubewasm up: the store's log ended in a torn record (${recovery.truncatedTail.reason}); ${recovery.truncatedTail.droppedBytes} bytes dropped`,
+    );
+  }
+  const api = createApiServer({ storage, tokens });
+
+  // The system namespaces, created through the API like any client would.
+  for (const name of SYSTEM_NAMESPACES) {
+    const res = await api.handle(
+      new Request(`https://${HOST}/api/v1/namespaces`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
+      }),
+    );
+    if (res.status !== 201 && res.status !== 409) {
+      console.error(`kubewasm up: creating namespace ${name}: ${await res.text()}`);
+    }
+  }
+
+  let server: Awaited<ReturnType<typeof serveHttps>>;
+  try {
+    server = await serveHttps(
+      api,
+      serving,
+      HOST,
+      port,
+      process.env.KUBEWASM_LOG_REQUESTS ? (line) => console.error(line) : undefined,
+    );
+  } catch (err) {
+    console.error(`kubewasm up: cannot listen on ${HOST}:${port}: ${(err as Error).message}`);
+    await storage.close();
+    return 1;
+  }
+  const url = `https://${HOST}:${server.port}`;
+  const config = join(dir, 'kubeconfig');
+  writePrivate(config, kubeconfig(url, ca.certPem, adminToken));
+  console.log(`kubewasm apiserver listening on ${url} (store at revision ${await storage.currentRevision()})`);
+  console.log(`  export KUBECONFIG=${config}`);
+  console.log('  kubectl get namespaces');
+
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  console.log('kubewasm: stopping');
+  await server.close();
+  await storage.close();
+  return 0;
+}
