@@ -35,6 +35,15 @@ impl Coded for BindingError {
     }
 }
 
+impl From<kubewasm_sched::SchedError> for BindingError {
+    fn from(e: kubewasm_sched::SchedError) -> Self {
+        BindingError {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}
+
 impl BindingError {
     /// JSON that does not have the shape an entry point expects.
     pub fn bad_json(err: serde_json::Error) -> Self {

@@ -438,19 +438,12 @@ fn container(c: &ContainerJson) -> Result<sched::Container, BindingError> {
             .map(|p| {
                 Ok(sched::ContainerPort {
                     host_port: p.host_port,
-                    protocol: sched::Protocol::parse(&p.protocol).map_err(sched_error)?,
+                    protocol: sched::Protocol::parse(&p.protocol).map_err(BindingError::from)?,
                     host_ip: p.host_ip.clone(),
                 })
             })
             .collect::<Result<_, BindingError>>()?,
     })
-}
-
-fn sched_error(e: sched::SchedError) -> BindingError {
-    BindingError {
-        code: e.code(),
-        message: e.to_string(),
-    }
 }
 
 /// A Pod as the scheduler reads it. `timestamp` orders equal-priority pods in the queue;
@@ -505,7 +498,7 @@ pub(crate) fn sched_pod(
             preemption_never: spec.preemption_policy.as_deref() == Some("Never"),
         })
     };
-    let mut out = conv().map_err(sched_error)?;
+    let mut out = conv().map_err(BindingError::from)?;
     out.containers = spec
         .containers
         .iter()
@@ -538,7 +531,7 @@ pub(crate) fn sched_node(node: &Node) -> Result<sched::NodeSpec, BindingError> {
                 Ok(sched::Taint {
                     key: t.key.clone(),
                     value: t.value.clone(),
-                    effect: sched::TaintEffect::parse(&t.effect).map_err(sched_error)?,
+                    effect: sched::TaintEffect::parse(&t.effect).map_err(BindingError::from)?,
                 })
             })
             .collect::<Result<_, BindingError>>()?,

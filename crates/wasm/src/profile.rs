@@ -155,13 +155,6 @@ fn resource_specs(specs: Option<Vec<ResourceSpecJson>>) -> Vec<ResourceSpec> {
     }
 }
 
-fn sched_err(e: sched::SchedError) -> BindingError {
-    BindingError {
-        code: e.code(),
-        message: e.to_string(),
-    }
-}
-
 fn plugin_set(set: PluginSetJson) -> sched::PluginSet {
     let refs = |list: Vec<PluginJson>| {
         list.into_iter()
@@ -229,7 +222,7 @@ fn plugin_args(config: PluginConfigJson) -> Result<sched::PluginArgs, BindingErr
                     .iter()
                     .map(spread_constraint)
                     .collect::<Result<_, _>>()
-                    .map_err(sched_err)?,
+                    .map_err(BindingError::from)?,
                 defaulting_type: match a.defaulting_type.as_str() {
                     "" | "System" => DefaultingType::System,
                     "List" => DefaultingType::List,
@@ -250,7 +243,7 @@ fn plugin_args(config: PluginConfigJson) -> Result<sched::PluginArgs, BindingErr
                             .collect::<Result<Vec<_>, _>>()
                     })
                     .transpose()
-                    .map_err(sched_err)?,
+                    .map_err(BindingError::from)?,
                 added_preferred: added
                     .preferred_during_scheduling_ignored_during_execution
                     .iter()
@@ -261,7 +254,7 @@ fn plugin_args(config: PluginConfigJson) -> Result<sched::PluginArgs, BindingErr
                         })
                     })
                     .collect::<Result<_, sched::SchedError>>()
-                    .map_err(sched_err)?,
+                    .map_err(BindingError::from)?,
             })
         }
         other => return Err(bad(format!("no args are known for plugin {other:?}"))),
@@ -289,5 +282,5 @@ pub(crate) fn profile(json: ProfileJson) -> Result<sched::Profile, BindingError>
             .map(plugin_args)
             .collect::<Result<_, _>>()?,
     };
-    sched::Profile::from_config(&config).map_err(sched_err)
+    sched::Profile::from_config(&config).map_err(BindingError::from)
 }
