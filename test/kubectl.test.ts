@@ -1,7 +1,8 @@
 /**
  * The real kubectl (v1.32, /usr/bin/kubectl) against `kubewasm up` as a child process: discovery,
- * create, get (tables and YAML), apply with default validation, label, delete, a bad request, and a
- * restart on the same data directory keeping every object.
+ * create, get (tables and YAML), apply with default validation, scale, pod binding and the status
+ * subresource, label, delete, a bad request, and a restart on the same data directory keeping every
+ * object.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -121,6 +122,22 @@ spec:
         image: nginx:1.27
 `;
 
+const POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: p1
+spec:
+  containers:
+  - name: c
+    image: nginx:1.27
+`;
+
+/** The admin bearer token `kubewasm up` wrote into the kubeconfig. */
+function auth(): Record<string, string> {
+  const token = /token: (\S+)/.exec(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'))?.[1] ?? '';
+  return { Authorization: `Bearer ${token}` };
+}
+
 describe.skipIf(!existsSync(KUBECTL))('kubectl against kubewasm up', () => {
   beforeAll(async () => {
     const bundle = spawnSync(process.execPath, ['scripts/bundle.mjs'], { encoding: 'utf8' });
@@ -187,6 +204,100 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl against kubewasm up', () => {
     expect(kubectl('get', 'svc', 's1').stdout).toMatch(
       /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\ns1\s+ClusterIP\s+<none>\s+<none>\s+80\/TCP\s+\d+s\n$/,
     );
+  });
+
+  it('scales a deployment through deployments/scale, and refuses a negative count with 422', async () => {
+    expect(kubectl('scale', 'deploy', 'web', '--replicas=5').stdout).toBe('deployment.apps/web scaled\n');
+    expect(kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas} {.metadata.generation}').stdout).toBe(
+      '5 3',
+    );
+    const scale = await https('GET', '/apis/apps/v1/namespaces/default/deployments/web/scale', undefined, auth());
+    expect(JSON.parse(scale.text)).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      spec: { replicas: 5 },
+      status: { selector: 'app=web' },
+    });
+    const before = kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.metadata.resourceVersion}').stdout;
+    const neg = await https(
+      'PATCH',
+      '/apis/apps/v1/namespaces/default/deployments/web/scale',
+      new TextEncoder().encode('{"spec":{"replicas":-1}}'),
+      { ...auth(), 'Content-Type': 'application/merge-patch+json' },
+    );
+    expect(neg.status).toBe(422);
+    expect(JSON.parse(neg.text)).toMatchObject({
+      reason: 'Invalid',
+      message:
+        'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+    });
+    expect(kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.metadata.resourceVersion} {.spec.replicas}').stdout).toBe(
+      `${before} 5`,
+    );
+  });
+
+  it('binds a pod with a raw pods/binding POST; get -o wide shows the node; a second binding is a 409', async () => {
+    const file = join(root, 'pod.yaml');
+    writeFileSync(file, POD);
+    expect(kubectl('apply', '-f', file).stdout).toBe('pod/p1 created\n');
+    const path = '/api/v1/namespaces/default/pods/p1/binding';
+    const body = (node: string) =>
+      new TextEncoder().encode(
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Binding',
+          metadata: { name: 'p1' },
+          target: { kind: 'Node', name: node },
+        }),
+      );
+    const headers = { ...auth(), 'Content-Type': 'application/json' };
+    const bound = await https('POST', path, body('node-1'), headers);
+    console.log(`POST ${path} → ${bound.status} ${bound.text}`);
+    expect(bound.status).toBe(201);
+    expect(JSON.parse(bound.text)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      code: 201,
+    });
+    const wide = kubectl('get', 'pod', 'p1', '-o', 'wide').stdout;
+    expect(wide).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\n/);
+    expect(wide).toMatch(/^p1\s+0\/1\s+Pending\s+0\s+\d+s\s+<none>\s+node-1\s+<none>\s+<none>\n$/m);
+    expect(
+      kubectl('get', 'pod', 'p1', '-o', 'jsonpath={.status.conditions[0].type}={.status.conditions[0].status}').stdout,
+    ).toBe('PodScheduled=True');
+
+    const before = kubectl('get', 'pod', 'p1', '-o', 'jsonpath={.metadata.resourceVersion}').stdout;
+    const again = await https('POST', path, body('node-2'), headers);
+    console.log(`POST ${path} → ${again.status} ${again.text}`);
+    expect(again.status).toBe(409);
+    expect(JSON.parse(again.text)).toMatchObject({
+      reason: 'Conflict',
+      message: 'Operation cannot be fulfilled on pods/binding "p1": pod p1 is already assigned to node "node-1"',
+      details: { name: 'p1', kind: 'pods/binding' },
+    });
+    expect(kubectl('get', 'pod', 'p1', '-o', 'jsonpath={.metadata.resourceVersion} {.spec.nodeName}').stdout).toBe(
+      `${before} node-1`,
+    );
+  });
+
+  it('reads and patches the status subresource; a missing object is a 404', () => {
+    const patched = kubectl(
+      'patch',
+      'pod',
+      'p1',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      '{"status":{"podIP":"10.0.0.7","podIPs":[{"ip":"10.0.0.7"}]},"spec":{"nodeName":"elsewhere"}}',
+    );
+    expect(patched.stdout).toBe('pod/p1 patched\n');
+    expect(kubectl('get', 'pod', 'p1', '-o', 'jsonpath={.status.podIP} {.spec.nodeName}').stdout).toBe(
+      '10.0.0.7 node-1',
+    );
+    const missing = kubectl('get', 'pod', 'nope', '--subresource=status');
+    expect(missing.stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
   });
 
   it('rejects an unknown field with fieldValidation=Strict', () => {
@@ -258,6 +369,7 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl against kubewasm up', () => {
     await startUp();
     expect(kubectl('get', 'namespaces').stdout).toMatch(/^team-a\s+Active\s+\d+s$/m);
     expect(kubectl('get', 'cm', 'cm2', '-n', 'team-a', '-o', 'jsonpath={.data.k}').stdout).toBe('v');
-    expect(kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}').stdout).toBe('3');
+    expect(kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}').stdout).toBe('5');
+    expect(kubectl('get', 'pod', 'p1', '-o', 'jsonpath={.spec.nodeName}').stdout).toBe('node-1');
   }, 60_000);
 });

@@ -3,7 +3,14 @@
  * discovery v2 (apidiscovery.k8s.io/v2) when the Accept header asks for it
  * (../shared/reference/api.md §1.1).
  */
-import { groupVersion, groupVersions, RESOURCE_VERBS, RESOURCES, type ResourceInfo } from './resources.js';
+import {
+  groupVersion,
+  groupVersions,
+  RESOURCE_VERBS,
+  RESOURCES,
+  type ResourceInfo,
+  subresourcesOf,
+} from './resources.js';
 
 /** The version this apiserver reports (kubectl's dispatcher reads it, api.md §0.7). */
 export const VERSION_INFO = {
@@ -60,19 +67,35 @@ export function apiResourceList(group: string, version: string): unknown {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: groupVersion({ group, version }),
-    resources: resources.map((x) => ({
-      name: x.resource,
-      singularName: x.singular,
-      namespaced: x.namespaced,
-      kind: x.kind,
-      verbs: RESOURCE_VERBS,
-      ...(x.shortNames.length > 0 ? { shortNames: x.shortNames } : {}),
-      ...(x.categories.length > 0 ? { categories: x.categories } : {}),
-    })),
+    resources: resources.flatMap((x) => [
+      {
+        name: x.resource,
+        singularName: x.singular,
+        namespaced: x.namespaced,
+        kind: x.kind,
+        verbs: RESOURCE_VERBS,
+        ...(x.shortNames.length > 0 ? { shortNames: x.shortNames } : {}),
+        ...(x.categories.length > 0 ? { categories: x.categories } : {}),
+      },
+      // `deployments/scale`: a kind from another group version names it (group, version).
+      ...subresourcesOf(x).map((sub) => ({
+        name: `${x.resource}/${sub.name}`,
+        singularName: '',
+        namespaced: x.namespaced,
+        ...(sub.group !== x.group || sub.version !== x.version ? { group: sub.group, version: sub.version } : {}),
+        kind: sub.kind,
+        verbs: sub.verbs,
+      })),
+    ]),
   };
 }
 
 function discoveryResource(x: ResourceInfo): unknown {
+  const subresources = subresourcesOf(x).map((sub) => ({
+    subresource: sub.name,
+    responseKind: { group: sub.group, version: sub.version, kind: sub.kind },
+    verbs: sub.verbs,
+  }));
   return {
     resource: x.resource,
     responseKind: { group: x.group, version: x.version, kind: x.kind },
@@ -81,6 +104,7 @@ function discoveryResource(x: ResourceInfo): unknown {
     verbs: RESOURCE_VERBS,
     ...(x.shortNames.length > 0 ? { shortNames: x.shortNames } : {}),
     ...(x.categories.length > 0 ? { categories: x.categories } : {}),
+    ...(subresources.length > 0 ? { subresources } : {}),
   };
 }
 

@@ -18,12 +18,28 @@ export interface ResourceInfo {
   /** Top-level fields the kind has besides apiVersion, kind and metadata (for fieldValidation). */
   fields: readonly string[];
   /**
-   * The kind has a status subresource in Kubernetes: writes to the main resource keep the stored
-   * status. (The subresource itself is not served yet.)
+   * The kind has a status subresource: writes to the main resource keep the stored status, and
+   * `…/<name>/status` writes only the status.
    */
   statusOnSubresource: boolean;
+  /** Create takes the status as sent instead of resetting it (nodeStrategy.PrepareForCreate). */
+  createKeepsStatus?: boolean;
+  /** The subresources served besides `status` (which follows statusOnSubresource). */
+  subresources?: readonly SubresourceName[];
   /** Objects expire this long after creation, updates keep the lease (kube-apiserver --event-ttl for events). */
   ttlSeconds?: number;
+}
+
+/** The subresources this apiserver serves (subresources.ts). */
+export type SubresourceName = 'binding' | 'eviction' | 'scale' | 'status';
+
+/** How discovery describes a subresource: its kind (group/version when it lives elsewhere) and verbs. */
+export interface SubresourceInfo {
+  name: SubresourceName;
+  group: string;
+  version: string;
+  kind: string;
+  verbs: readonly string[];
 }
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
@@ -91,6 +107,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
     categories: ['all'],
     fields: ['spec', 'status'],
     statusOnSubresource: true,
+    subresources: ['binding', 'eviction'],
   }),
   r({
     group: '',
@@ -100,6 +117,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
     namespaced: false,
     shortNames: ['no'],
     fields: ['spec', 'status'],
+    statusOnSubresource: true,
+    // nodeStrategy.PrepareForCreate: "Nodes allow *all* fields, including status, to be set on create."
+    createKeepsStatus: true,
   }),
   r({
     group: '',
@@ -149,8 +169,31 @@ export const RESOURCES: readonly ResourceInfo[] = [
     generation: true,
     fields: ['spec', 'status'],
     statusOnSubresource: true,
+    subresources: ['scale'],
   }),
 ];
+
+const SUBRESOURCE_VERBS = ['get', 'patch', 'update'] as const;
+
+/**
+ * The subresources of a resource, sorted by name as discovery lists them: `status` (the kind
+ * itself), `scale` (autoscaling/v1 Scale), `binding` (v1 Binding, create only).
+ */
+export function subresourcesOf(info: ResourceInfo): SubresourceInfo[] {
+  const out: SubresourceInfo[] = [];
+  for (const name of info.subresources ?? []) {
+    if (name === 'binding') out.push({ name, group: '', version: 'v1', kind: 'Binding', verbs: ['create'] });
+    if (name === 'eviction') {
+      out.push({ name, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
+    }
+    if (name === 'scale')
+      out.push({ name, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUBRESOURCE_VERBS });
+  }
+  if (info.statusOnSubresource) {
+    out.push({ name: 'status', group: info.group, version: info.version, kind: info.kind, verbs: SUBRESOURCE_VERBS });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
 
 /** `apps/v1`, or `v1` for the core group. */
 export function groupVersion(info: Pick<ResourceInfo, 'group' | 'version'>): string {

@@ -38,7 +38,7 @@ import { getReadAt, listReadAt, parseSelectors, selects } from './read-options.j
 import { collectionPrefix, findResource, groupVersion, objectKey, type ResourceInfo } from './resources.js';
 import { jsonResponse } from './response.js';
 import { strategicMergePatch } from './strategic-merge.js';
-import { prepareForCreate, prepareForUpdate, specChanged } from './strategy.js';
+import { prepareForCreate, prepareForStatusUpdate, prepareForUpdate, specChanged } from './strategy.js';
 import { toTable, wantsTable } from './table.js';
 
 export interface RestContext {
@@ -59,7 +59,7 @@ export interface ResourceRequest {
 const gr = (info: ResourceInfo): GroupResource => ({ group: info.group, resource: info.resource });
 
 /** Runs a storage call, turning its errors into Status errors for `op`. */
-async function storageCall<T>(
+export async function storageCall<T>(
   op: StorageOperation,
   info: ResourceInfo,
   name: string,
@@ -74,7 +74,7 @@ async function storageCall<T>(
 }
 
 /** The write options in the query (validated as Create/Update/PatchOptions, 422 otherwise). */
-function writeOptions(query: URLSearchParams): WriteOptions {
+export function writeOptions(query: URLSearchParams): WriteOptions {
   const out: WriteOptions = {};
   const dryRun = query.getAll('dryRun');
   if (dryRun.length > 0) out.dryRun = dryRun;
@@ -87,7 +87,7 @@ function writeOptions(query: URLSearchParams): WriteOptions {
   return out;
 }
 
-function checkOptions(
+export function checkOptions(
   kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
   opts: WriteOptions,
   patchType = '',
@@ -97,15 +97,18 @@ function checkOptions(
 }
 
 /** fieldValidation as sent; the server's default is Warn. */
-function fieldValidation(opts: WriteOptions): FieldValidation {
+export function fieldValidation(opts: WriteOptions): FieldValidation {
   const v = opts.fieldValidation;
   return v === 'Strict' || v === 'Ignore' ? v : 'Warn';
 }
 
-const isDryRun = (opts: WriteOptions): boolean => (opts.dryRun ?? []).includes('All');
+export const isDryRun = (opts: WriteOptions): boolean => (opts.dryRun ?? []).includes('All');
 
 /** The body's apiVersion and kind must be the URL's (or absent, then defaulted). */
-function checkTypeMeta(info: ResourceInfo, body: Record<string, unknown>): void {
+export function checkTypeMeta(
+  info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>,
+  body: Record<string, unknown>,
+): void {
   const want = groupVersion(info);
   const apiVersion = body.apiVersion;
   const kind = body.kind;
@@ -121,7 +124,7 @@ function checkTypeMeta(info: ResourceInfo, body: Record<string, unknown>): void 
   body.kind = info.kind;
 }
 
-function metaOf(body: Record<string, unknown>): ObjectMeta {
+export function metaOf(body: Record<string, unknown>): ObjectMeta {
   const m = body.metadata;
   if (m === undefined || m === null) {
     const meta: ObjectMeta = {};
@@ -137,7 +140,7 @@ function ruleOf(info: ResourceInfo) {
 }
 
 /** Answers with one object, or a one-row Table when the client asked for a Table. */
-function objectResponse(
+export function objectResponse(
   ctx: RestContext,
   req: ResourceRequest,
   status: number,
@@ -251,6 +254,9 @@ export async function listObjects(ctx: RestContext, req: ResourceRequest): Promi
   return jsonResponse(200, { kind: `${info.kind}List`, apiVersion: groupVersion(info), metadata, items });
 }
 
+/** Which strategy an update goes through: the main resource's, or the status subresource's. */
+export type UpdateMode = 'main' | 'status';
+
 /** Thrown out of guaranteedUpdate to skip the write (no change, or dry run) and answer with `obj`. */
 class SkipWrite {
   constructor(readonly obj: KubeObject) {}
@@ -261,11 +267,12 @@ class SkipWrite {
  * concurrency on its resourceVersion, BeforeUpdate and validation, and the write (skipped when
  * nothing changed, as the apiserver does: no new resourceVersion).
  */
-async function updateWith(
+export async function updateWith(
   ctx: RestContext,
   req: ResourceRequest,
   opts: WriteOptions,
   next: (old: KubeObject) => Record<string, unknown>,
+  mode: UpdateMode = 'main',
 ): Promise<{ obj: KubeObject; warnings: string[] }> {
   const { info, name } = req;
   const key = objectKey(info, req.namespace, name);
@@ -293,7 +300,8 @@ async function updateWith(
         else if (rv !== oldMeta.resourceVersion) throw newConflict(gr(info), name);
         const obj = body as KubeObject;
         carryOverSystemMeta(meta, oldMeta);
-        prepareForUpdate(info, obj, old);
+        if (mode === 'status') prepareForStatusUpdate(info, obj, old);
+        else prepareForUpdate(info, obj, old);
         if (info.generation && specChanged(obj, old)) meta.generation = (oldMeta.generation ?? 0) + 1;
         const errs = [
           ...validateCommonUpdate(meta, oldMeta, info.namespaced),
@@ -327,16 +335,21 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** PUT of one object. */
-export async function updateObject(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<Response> {
+export async function updateObject(
+  ctx: RestContext,
+  req: ResourceRequest,
+  bodyText: string,
+  mode: UpdateMode = 'main',
+): Promise<Response> {
   const opts = writeOptions(req.query);
   checkOptions('UpdateOptions', opts);
   const body = parseJsonObject(bodyText);
-  const { obj, warnings } = await updateWith(ctx, req, opts, () => structuredClone(body));
+  const { obj, warnings } = await updateWith(ctx, req, opts, () => structuredClone(body), mode);
   return objectResponse(ctx, req, 200, obj, warnings);
 }
 
 /** The patch types this server applies. */
-const PATCH_TYPES = [
+export const PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
@@ -348,34 +361,46 @@ export async function patchObject(
   req: ResourceRequest,
   contentType: string,
   bodyText: string,
+  mode: UpdateMode = 'main',
 ): Promise<Response> {
+  const { patchType, patch, opts } = parsePatchRequest(req, contentType, bodyText);
+  const { obj, warnings } = await updateWith(ctx, req, opts, (old) => applyPatch(patchType, old, patch), mode);
+  return objectResponse(ctx, req, 200, obj, warnings);
+}
+
+/** A PATCH request's type (415 for one not applied here), patch document (400 when not JSON) and options. */
+export function parsePatchRequest(
+  req: ResourceRequest,
+  contentType: string,
+  bodyText: string,
+): { patchType: string; patch: Json; opts: WriteOptions } {
   const patchType = contentType.split(';')[0]?.trim() ?? '';
   if (!PATCH_TYPES.includes(patchType)) throw newUnsupportedMediaType(PATCH_TYPES);
   const opts = writeOptions(req.query);
   checkOptions('PatchOptions', opts, patchType);
-  let patch: Json;
   try {
-    patch = JSON.parse(bodyText) as Json;
+    return { patchType, patch: JSON.parse(bodyText) as Json, opts };
   } catch (err) {
     throw newBadRequest(`error decoding patch: ${(err as Error).message}`);
   }
-  const { obj, warnings } = await updateWith(ctx, req, opts, (old) => {
-    const patched =
-      patchType === 'application/merge-patch+json'
-        ? mergePatch(old as Json, patch)
-        : patchType === 'application/strategic-merge-patch+json'
-          ? strategicMergePatch(old as Json, patch)
-          : jsonPatch(old as Json, patch);
-    if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
-      throw newBadRequest('the patched object is not a JSON object');
-    }
-    return patched as Record<string, unknown>;
-  });
-  return objectResponse(ctx, req, 200, obj, warnings);
+}
+
+/** Applies a patch of `patchType` to `target`; the result must be an object. */
+export function applyPatch(patchType: string, target: object, patch: Json): Record<string, unknown> {
+  const patched =
+    patchType === 'application/merge-patch+json'
+      ? mergePatch(target as Json, patch)
+      : patchType === 'application/strategic-merge-patch+json'
+        ? strategicMergePatch(target as Json, patch)
+        : jsonPatch(target as Json, patch);
+  if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
+    throw newBadRequest('the patched object is not a JSON object');
+  }
+  return patched as Record<string, unknown>;
 }
 
 /** DeleteOptions from the body (kubectl sends `{"propagationPolicy":"Background"}`) and the query. */
-function deleteOptions(query: URLSearchParams, bodyText: string): DeleteOptions {
+export function deleteOptions(query: URLSearchParams, bodyText: string): DeleteOptions {
   const opts: DeleteOptions = bodyText.trim() === '' ? {} : (parseJsonObject(bodyText) as DeleteOptions);
   const policy = query.get('propagationPolicy');
   if (policy !== null) opts.propagationPolicy = policy as NonNullable<DeleteOptions['propagationPolicy']>;
@@ -426,7 +451,7 @@ export async function deleteCollection(ctx: RestContext, req: ResourceRequest, b
   });
 }
 
-async function deleteOne(ctx: RestContext, req: ResourceRequest, opts: DeleteOptions): Promise<KubeObject> {
+export async function deleteOne(ctx: RestContext, req: ResourceRequest, opts: DeleteOptions): Promise<KubeObject> {
   const { info, name } = req;
   const key = objectKey(info, req.namespace, name);
   const checkPreconditions = (obj: KubeObject): void => {

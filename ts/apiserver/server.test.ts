@@ -49,17 +49,30 @@ describe('discovery', () => {
     const core = (await json('GET', '/api/v1')).body as { resources: { name: string; namespaced: boolean }[] };
     expect(core.resources.map((r) => r.name)).toEqual([
       'namespaces',
+      'namespaces/status',
       'configmaps',
       'secrets',
       'serviceaccounts',
       'pods',
+      'pods/binding',
+      'pods/eviction',
+      'pods/status',
       'nodes',
+      'nodes/status',
       'services',
+      'services/status',
       'events',
     ]);
     expect(core.resources.find((r) => r.name === 'namespaces')?.namespaced).toBe(false);
     const apps = (await json('GET', '/apis/apps/v1')).body;
-    expect(apps).toMatchObject({ groupVersion: 'apps/v1', resources: [{ name: 'deployments', kind: 'Deployment' }] });
+    expect(apps).toMatchObject({
+      groupVersion: 'apps/v1',
+      resources: [
+        { name: 'deployments', kind: 'Deployment' },
+        { name: 'deployments/scale', group: 'autoscaling', version: 'v1', kind: 'Scale' },
+        { name: 'deployments/status', kind: 'Deployment' },
+      ],
+    });
     expect((await json('GET', '/apis/batch/v1')).status).toBe(404);
   });
 

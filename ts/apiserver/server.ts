@@ -41,6 +41,7 @@ import {
   type RestContext,
   updateObject,
 } from './rest.js';
+import { handleSubresource } from './subresources.js';
 import { authenticateBearer, type UserInfo } from './tokens.js';
 import { watchObjects } from './watch.js';
 
@@ -116,7 +117,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (rp === undefined) throw pathNotFound();
     const info = findResource(rp.group, rp.version, rp.resource);
     if (info === undefined) throw pathNotFound();
-    if (rp.subresource !== '') throw pathNotFound(); // no subresources yet
     if (!info.namespaced && rp.namespace !== '' && info.resource !== 'namespaces') throw pathNotFound();
     const req: ResourceRequest = {
       info,
@@ -151,6 +151,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     }
     if (info.namespaced && req.namespace === '') throw pathNotFound();
+    if (rp.subresource !== '') return handleSubresource(ctx, req, rp.subresource, request, body);
     switch (request.method) {
       case 'GET':
         return watching ? watchObjects(ctx, req) : getObject(ctx, req);

@@ -121,7 +121,7 @@ function initialStatus(info: ResourceInfo): Obj {
 /** PrepareForCreate + defaulting. */
 export function prepareForCreate(info: ResourceInfo, obj: KubeObject): void {
   const o = obj as Obj;
-  if (info.statusOnSubresource) o.status = initialStatus(info);
+  if (info.statusOnSubresource && !info.createKeepsStatus) o.status = initialStatus(info);
   applyDefaults(info, o);
 }
 
@@ -134,6 +134,37 @@ export function prepareForUpdate(info: ResourceInfo, obj: KubeObject, old: KubeO
     else o.status = status;
   }
   applyDefaults(info, o);
+}
+
+/**
+ * The status strategies' PrepareForUpdate (`…/status` writes): everything but the status comes
+ * from the stored object where Kubernetes resets it — the spec always; a pod's ownerReferences
+ * (and its qosClass when the new status has none); a deployment's labels.
+ */
+export function prepareForStatusUpdate(info: ResourceInfo, obj: KubeObject, old: KubeObject): void {
+  const o = obj as Obj;
+  const prev = old as Obj;
+  if (prev.spec === undefined) delete o.spec;
+  else o.spec = structuredClone(prev.spec);
+  const meta = (o.metadata ?? {}) as Obj;
+  const oldMeta = (prev.metadata ?? {}) as Obj;
+  const keep = (field: string): void => {
+    if (oldMeta[field] === undefined) delete meta[field];
+    else meta[field] = structuredClone(oldMeta[field]);
+  };
+  switch (`${info.group}/${info.kind}`) {
+    case '/Pod': {
+      keep('ownerReferences');
+      const status: Obj = isObj(o.status) ? o.status : {};
+      const oldStatus: Obj = isObj(prev.status) ? prev.status : {};
+      if ((status.qosClass ?? '') === '' && oldStatus.qosClass !== undefined) status.qosClass = oldStatus.qosClass;
+      if (o.status !== undefined || status.qosClass !== undefined) o.status = status;
+      break;
+    }
+    case 'apps/Deployment':
+      keep('labels');
+      break;
+  }
 }
 
 /** Whether the change bumps metadata.generation (spec, for kinds that keep a generation). */

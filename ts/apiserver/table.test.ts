@@ -67,7 +67,7 @@ describe('Table responses', () => {
     const cells = async (path: string) =>
       ((await json('GET', path, undefined, { Accept: TABLE })).body.rows as { cells: unknown[] }[])[0]?.cells;
     expect(await cells(`${ns}/secrets`)).toEqual(['s', 'Opaque', 1, '0s']);
-    expect(await cells(`${ns}/pods`)).toEqual(['p', '0/1', 'Pending', 0, '0s']);
+    expect(await cells(`${ns}/pods`)).toEqual(['p', '0/1', 'Pending', 0, '0s', '<none>', '<none>', '<none>', '<none>']);
     expect(await cells('/apis/apps/v1/namespaces/team-a/deployments')).toEqual(['d', '0/3', 0, 0, '0s']);
     expect(await cells(`${ns}/serviceaccounts`)).toBeUndefined();
     await json('POST', `${ns}/services`, {

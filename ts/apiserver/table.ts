@@ -105,11 +105,6 @@ const KIND_COLUMNS: Record<string, Column[]> = {
     col('Type', 'string', 'The type of the secret', (o) => (typeof o.type === 'string' ? o.type : 'Opaque')),
     col('Data', 'string', 'Number of data in the secret', dataCount),
   ],
-  '/Pod': [
-    col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.', podReady),
-    col('Status', 'string', 'The aggregate status of the containers in this pod.', podStatus),
-    col('Restarts', 'string', 'The number of times the containers in this pod have been restarted.', podRestarts),
-  ],
   'apps/Deployment': [
     col('Ready', 'string', 'Number of the pod with ready state', (o) => {
       const spec = obj(o.spec);
@@ -161,6 +156,17 @@ function servicePorts(o: Obj): string {
   return ports.length > 0 ? ports.join(',') : '<none>';
 }
 
+const orNone = (v: unknown): string => (typeof v === 'string' && v !== '' ? v : '<none>');
+
+/** `<true gates>/<gates>`, or <none> without readiness gates (printPod). */
+function podReadinessGates(o: Obj): string {
+  const gates = arr(obj(o.spec).readinessGates).map((g) => obj(g).conditionType);
+  if (gates.length === 0) return '<none>';
+  const conditions = arr(obj(o.status).conditions).map(obj);
+  const ready = gates.filter((t) => conditions.some((c) => c.type === t && c.status === 'True')).length;
+  return `${ready}/${gates.length}`;
+}
+
 function nodeStatus(o: Obj): string {
   const ready = arr(obj(o.status).conditions)
     .map(obj)
@@ -192,6 +198,48 @@ const LAYOUT: Record<string, (Column | typeof AGE)[]> = {
     col('External-IP', 'string', 'The external IPs of the service', serviceExternalIP),
     col('Port(s)', 'string', 'The ports of the service', servicePorts),
     AGE,
+  ],
+  // printPod with Wide: the priority-1 columns show with `kubectl get -o wide`.
+  '/Pod': [
+    col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.', podReady),
+    col('Status', 'string', 'The aggregate status of the containers in this pod.', podStatus),
+    col('Restarts', 'string', 'The number of times the containers in this pod have been restarted.', podRestarts),
+    AGE,
+    col(
+      'IP',
+      'string',
+      'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+      (o) => {
+        const ip = obj(arr(obj(o.status).podIPs)[0]).ip;
+        return typeof ip === 'string' && ip !== '' ? ip : '<none>';
+      },
+      '',
+      1,
+    ),
+    col(
+      'Node',
+      'string',
+      'NodeName indicates in which node this pod is scheduled.',
+      (o) => orNone(obj(o.spec).nodeName),
+      '',
+      1,
+    ),
+    col(
+      'Nominated Node',
+      'string',
+      'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
+      (o) => orNone(obj(o.status).nominatedNodeName),
+      '',
+      1,
+    ),
+    col(
+      'Readiness Gates',
+      'string',
+      'If specified, all readiness gates will be evaluated for pod readiness.',
+      podReadinessGates,
+      '',
+      1,
+    ),
   ],
   '/Node': [
     col('Status', 'string', 'The status of the node', nodeStatus),
