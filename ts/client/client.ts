@@ -1,0 +1,208 @@
+/**
+ * The one typed client every component uses to reach the cluster (controllers, scheduler,
+ * kubelets), the same over either transport:
+ *
+ *   const client = createClient(inProcessTransport(api, token));
+ *   const pod = await client.get<Pod>(RESOURCES.pods, 'default', 'web-0');
+ *   for await (const ev of await client.watch(RESOURCES.pods, { resourceVersion: list.metadata.resourceVersion })) …
+ *
+ * Non-2xx responses throw ApiError with the server's Status.
+ */
+import type { DeleteOptions, KubeList, KubeObject, Status } from '../api/meta.js';
+import { errorFromResponse } from './errors.js';
+import { type GroupVersionResource, resourcePath } from './resources.js';
+import { CLIENT_ORIGIN, type Transport } from './transport.js';
+import { type WatchStream, watchStream } from './watch-stream.js';
+
+export interface ListOptions {
+  /** All namespaces when absent (or for cluster-scoped resources). */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+}
+
+export interface WatchOptions {
+  namespace?: string;
+  /** Events after this version; '' or '0' starts with ADDED events for the current state. */
+  resourceVersion: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  allowWatchBookmarks?: boolean;
+  timeoutSeconds?: number;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+/** The Content-Type of each patch type. */
+export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+/** autoscaling/v1 Scale. */
+export interface Scale extends KubeObject {
+  spec?: { replicas?: number };
+  status?: { replicas: number; selector?: string };
+}
+
+export interface Client {
+  get<T extends KubeObject = KubeObject>(
+    gvr: GroupVersionResource,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<T>;
+  list<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, options?: ListOptions): Promise<KubeList<T>>;
+  create<T extends KubeObject = KubeObject>(
+    gvr: GroupVersionResource,
+    namespace: string | undefined,
+    body: T,
+    options?: WriteOptions,
+  ): Promise<T>;
+  /** PUT; the body's metadata.resourceVersion (when set) makes it a compare-and-swap (409 Conflict). */
+  update<T extends KubeObject = KubeObject>(
+    gvr: GroupVersionResource,
+    namespace: string | undefined,
+    body: T,
+    options?: WriteOptions,
+  ): Promise<T>;
+  /** PUT of `…/status`: only the status is written. */
+  updateStatus<T extends KubeObject = KubeObject>(
+    gvr: GroupVersionResource,
+    namespace: string | undefined,
+    body: T,
+    options?: WriteOptions,
+  ): Promise<T>;
+  patch<T extends KubeObject = KubeObject>(
+    gvr: GroupVersionResource,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    body: unknown,
+    options?: WriteOptions & { subresource?: 'status' | 'scale' },
+  ): Promise<T>;
+  /** DELETE; answers the deleted object (or a Success Status). */
+  delete(
+    gvr: GroupVersionResource,
+    namespace: string | undefined,
+    name: string,
+    options?: DeleteOptions,
+  ): Promise<KubeObject | Status>;
+  /** Opens a watch; an HTTP error (e.g. 410 Expired) throws here, a later one arrives as an ERROR event. */
+  watch<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, options: WatchOptions): Promise<WatchStream<T>>;
+  /** POST pods/binding: assigns the pod to a node (409 when already bound). */
+  bind(namespace: string, podName: string, nodeName: string): Promise<Status>;
+  /** PATCH of the scale subresource to `replicas`; answers the new Scale. */
+  scale(gvr: GroupVersionResource, namespace: string, name: string, replicas: number): Promise<Scale>;
+  /** GET of the scale subresource. */
+  getScale(gvr: GroupVersionResource, namespace: string, name: string): Promise<Scale>;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+function queryString(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== '') params.set(k, String(v));
+  }
+  const s = params.toString();
+  return s === '' ? '' : `?${s}`;
+}
+
+function writeQuery(options: WriteOptions | undefined): Query {
+  return { dryRun: options?.dryRun ? 'All' : undefined, fieldManager: options?.fieldManager };
+}
+
+function nameOf(body: KubeObject): string {
+  const name = body.metadata?.name;
+  if (name === undefined || name === '') throw new TypeError('kubewasm client: the object has no metadata.name');
+  return name;
+}
+
+/** The client over `transport`. */
+export function createClient(transport: Transport): Client {
+  async function send(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = 'application/json',
+  ): Promise<Response> {
+    const headers = new Headers({ Accept: 'application/json' });
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) {
+      headers.set('Content-Type', contentType);
+      init.body = JSON.stringify(body);
+    }
+    const res = await transport(new Request(`${CLIENT_ORIGIN}${path}`, init));
+    if (res.status < 200 || res.status > 299) throw await errorFromResponse(res);
+    return res;
+  }
+  async function json<T>(method: string, path: string, body?: unknown, contentType?: string): Promise<T> {
+    const res = await send(method, path, body, contentType);
+    return (await res.json()) as T;
+  }
+
+  return {
+    get: (gvr, namespace, name) => json('GET', resourcePath(gvr, namespace, name)),
+    list: (gvr, o = {}) =>
+      json(
+        'GET',
+        resourcePath(gvr, o.namespace) +
+          queryString({
+            labelSelector: o.labelSelector,
+            fieldSelector: o.fieldSelector,
+            limit: o.limit,
+            continue: o.continue,
+            resourceVersion: o.resourceVersion,
+            resourceVersionMatch: o.resourceVersionMatch,
+          }),
+      ),
+    create: (gvr, namespace, body, options) =>
+      json('POST', resourcePath(gvr, namespace) + queryString(writeQuery(options)), body),
+    update: (gvr, namespace, body, options) =>
+      json('PUT', resourcePath(gvr, namespace, nameOf(body)) + queryString(writeQuery(options)), body),
+    updateStatus: (gvr, namespace, body, options) =>
+      json('PUT', resourcePath(gvr, namespace, nameOf(body), 'status') + queryString(writeQuery(options)), body),
+    patch: (gvr, namespace, name, type, body, options) =>
+      json(
+        'PATCH',
+        resourcePath(gvr, namespace, name, options?.subresource) + queryString(writeQuery(options)),
+        body,
+        PATCH_CONTENT_TYPES[type],
+      ),
+    delete: (gvr, namespace, name, options) => json('DELETE', resourcePath(gvr, namespace, name), options),
+    async watch<T extends KubeObject>(gvr: GroupVersionResource, o: WatchOptions): Promise<WatchStream<T>> {
+      const path =
+        resourcePath(gvr, o.namespace) +
+        queryString({
+          watch: 'true',
+          resourceVersion: o.resourceVersion,
+          labelSelector: o.labelSelector,
+          fieldSelector: o.fieldSelector,
+          allowWatchBookmarks: o.allowWatchBookmarks ? 'true' : undefined,
+          timeoutSeconds: o.timeoutSeconds,
+        });
+      const res = await send('GET', path);
+      return watchStream<T>(res.body);
+    },
+    bind: (namespace, podName, nodeName) =>
+      json('POST', resourcePath({ group: '', version: 'v1', resource: 'pods' }, namespace, podName, 'binding'), {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name: podName, namespace },
+        target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+      }),
+    scale: (gvr, namespace, name, replicas) =>
+      json('PATCH', resourcePath(gvr, namespace, name, 'scale'), { spec: { replicas } }, PATCH_CONTENT_TYPES.merge),
+    getScale: (gvr, namespace, name) => json('GET', resourcePath(gvr, namespace, name, 'scale')),
+  };
+}

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../sim/clock.js';
+import { ItemExponentialFailureRateLimiter, WorkQueue } from './workqueue.js';
+
+describe('WorkQueue', () => {
+  it('collapses adds of a queued key', async () => {
+    const q = new WorkQueue<string>({ clock: new VirtualClock() });
+    q.add('a');
+    q.add('b');
+    q.add('a');
+    expect(q.len()).toBe(2);
+    expect(await q.get()).toBe('a');
+    expect(await q.get()).toBe('b');
+    expect(q.len()).toBe(0);
+  });
+
+  it('never hands out a key that is processing; a re-add is processed once after done', async () => {
+    const q = new WorkQueue<string>({ clock: new VirtualClock() });
+    q.add('a');
+    const first = await q.get();
+    expect(first).toBe('a');
+    q.add('a');
+    q.add('a');
+    expect(q.len()).toBe(0);
+    let second: string | undefined;
+    void q.get().then((k) => {
+      second = k;
+    });
+    await Promise.resolve();
+    expect(second).toBeUndefined();
+    q.done('a');
+    await Promise.resolve();
+    expect(second).toBe('a');
+    q.done('a');
+    expect(q.len()).toBe(0);
+  });
+
+  it('lets several workers run without ever processing one key twice at once', async () => {
+    const q = new WorkQueue<string>({ clock: new VirtualClock() });
+    const active = new Set<string>();
+    const processed: string[] = [];
+    let overlaps = 0;
+    const worker = async () => {
+      for (let key = await q.get(); key !== undefined; key = await q.get()) {
+        if (active.has(key)) overlaps++;
+        active.add(key);
+        processed.push(key);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        active.delete(key);
+        q.done(key);
+      }
+    };
+    const workers = [worker(), worker(), worker()];
+    for (let round = 0; round < 5; round++) {
+      for (const key of ['a', 'b', 'a', 'a', 'c', 'b']) q.add(key);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    q.shutDown();
+    await Promise.all(workers);
+    expect(overlaps).toBe(0);
+    // Every key was processed, and bursts collapsed: far fewer passes than the 30 adds.
+    expect(new Set(processed)).toEqual(new Set(['a', 'b', 'c']));
+    expect(processed.length).toBeLessThanOrEqual(15);
+  });
+
+  it('wakes a waiting get on add, and with undefined on shutDown', async () => {
+    const q = new WorkQueue<string>({ clock: new VirtualClock() });
+    const waiting = q.get();
+    q.add('x');
+    expect(await waiting).toBe('x');
+    const idle = q.get();
+    q.shutDown();
+    expect(await idle).toBeUndefined();
+    q.add('y');
+    expect(q.len()).toBe(0);
+    expect(q.shuttingDown()).toBe(true);
+  });
+
+  it('drains what was queued before shutDown', async () => {
+    const q = new WorkQueue<string>({ clock: new VirtualClock() });
+    q.add('a');
+    q.shutDown();
+    expect(await q.get()).toBe('a');
+    expect(await q.get()).toBeUndefined();
+  });
+
+  it('delays rate-limited adds 5, 10, 20 ms and starts over after forget', async () => {
+    const clock = new VirtualClock();
+    const q = new WorkQueue<string>({ clock });
+    for (const delay of [5, 10, 20]) {
+      q.addRateLimited('k');
+      clock.advance(delay - 1);
+      expect(q.len()).toBe(0);
+      clock.advance(1);
+      expect(q.len()).toBe(1);
+      expect(await q.get()).toBe('k');
+      q.done('k');
+    }
+    expect(q.numRequeues('k')).toBe(3);
+    q.forget('k');
+    expect(q.numRequeues('k')).toBe(0);
+    q.addRateLimited('k');
+    clock.advance(5);
+    expect(q.len()).toBe(1);
+  });
+
+  it('keeps the earliest of several addAfter times', () => {
+    const clock = new VirtualClock();
+    const q = new WorkQueue<string>({ clock });
+    q.addAfter('k', 100);
+    q.addAfter('k', 10);
+    q.addAfter('k', 50);
+    clock.advance(10);
+    expect(q.len()).toBe(1);
+    clock.advance(200);
+    expect(q.len()).toBe(1);
+  });
+});
+
+describe('ItemExponentialFailureRateLimiter', () => {
+  it('doubles from 5 ms to the 1000 s cap, per item', () => {
+    const rl = new ItemExponentialFailureRateLimiter<string>();
+    const delays = Array.from({ length: 20 }, () => rl.when('a'));
+    expect(delays.slice(0, 4)).toEqual([5, 10, 20, 40]);
+    expect(delays[17]).toBe(655_360);
+    expect(delays[18]).toBe(1_000_000);
+    expect(rl.when('b')).toBe(5);
+    for (let i = 0; i < 2000; i++) rl.when('a');
+    expect(rl.when('a')).toBe(1_000_000);
+  });
+});
