@@ -1,0 +1,254 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/meta.js';
+import { type Client, RESOURCES } from '../../client/index.js';
+import { eventually, type Harness, harness, TRANSPORT_KINDS, type TransportKind } from '../../client/test-support.js';
+import type { Kubewasm } from '../../wasm/kubewasm.js';
+import { loadKubewasm } from '../../wasm/node.js';
+import { type CycleResult, type Pod, Scheduler } from './scheduler.js';
+
+let kubewasm: Kubewasm;
+beforeAll(async () => {
+  kubewasm = await loadKubewasm();
+});
+
+// scheduler_perf's node-default and pod-default templates.
+const node = (name: string, cpu = '4') => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+  status: { capacity: { cpu, memory: '32Gi', pods: '110' }, allocatable: { cpu, memory: '32Gi', pods: '110' } },
+});
+const pod = (name: string, cpu = '100m', extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'default' },
+  spec: {
+    containers: [
+      { name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu, memory: '500Mi' } } },
+    ],
+    ...extra,
+  },
+});
+
+interface Setup {
+  h: Harness;
+  client: Client;
+  scheduler: Scheduler;
+  errors: Array<{ err: unknown; context: string }>;
+  cycles: CycleResult[];
+}
+
+let running: Setup | undefined;
+afterEach(async () => {
+  await running?.scheduler.stop();
+  // Event writes (and anything else outside a cycle) must not have failed silently.
+  expect(running?.errors ?? []).toEqual([]);
+  running = undefined;
+});
+
+async function setup(
+  nodes: KubeObject[],
+  kind: TransportKind = 'in-process',
+  wrap: (c: Client) => Client = (c) => c,
+): Promise<Setup> {
+  const h = await harness(kind);
+  const client = wrap(h.client);
+  for (const n of nodes) await createNode(client, n);
+  const errors: Setup['errors'] = [];
+  const scheduler = new Scheduler({
+    client,
+    kubewasm,
+    clock: h.server.clock,
+    seed: 1n,
+    onError: (err, context) => errors.push({ err, context }),
+  });
+  const cycles: CycleResult[] = [];
+  scheduler.onCycle((r) => cycles.push(r));
+  await scheduler.start();
+  running = { h, client, scheduler, errors, cycles };
+  return running;
+}
+
+/** Creates a node with its status (the status subresource, in case create drops it). */
+async function createNode(client: Client, n: KubeObject): Promise<void> {
+  const created = await client.create(RESOURCES.nodes, undefined, n);
+  if (JSON.stringify(created.status) !== JSON.stringify(n.status)) {
+    await client.updateStatus(RESOURCES.nodes, undefined, { ...created, status: n.status });
+  }
+}
+
+async function getPod(client: Client, name: string): Promise<Pod> {
+  return client.get<Pod>(RESOURCES.pods, 'default', name);
+}
+
+interface CoreEvent extends KubeObject {
+  involvedObject: { kind: string; name: string; namespace: string };
+  reason: string;
+  message: string;
+  type: string;
+  count: number;
+  source: { component: string };
+  firstTimestamp: string;
+  lastTimestamp: string;
+}
+
+async function eventsFor(client: Client, podName: string): Promise<CoreEvent[]> {
+  const list = await client.list<CoreEvent>(RESOURCES.events, { namespace: 'default' });
+  return list.items.filter((e) => e.involvedObject.name === podName);
+}
+
+/** Real-time polling for an async condition (the apiserver answers in-process, in microtasks). */
+async function until(check: () => Promise<boolean>, ms = 3000): Promise<void> {
+  let ok = false;
+  const poll = async () => {
+    ok = await check();
+  };
+  await poll();
+  await eventually(() => {
+    if (!ok) void poll();
+    return ok;
+  }, ms);
+}
+
+describe('Scheduler', () => {
+  it.each(TRANSPORT_KINDS)('binds every pending pod and records a Scheduled event for each (%s)', async (kind) => {
+    const { client, h } = await setup([node('node-0'), node('node-1'), node('node-2')], kind);
+    const names = Array.from({ length: 10 }, (_, i) => `pod-${i}`);
+    for (const name of names) await client.create(RESOURCES.pods, 'default', pod(name));
+
+    await until(async () => (await Promise.all(names.map((n) => getPod(client, n)))).every((p) => p.spec?.nodeName));
+    const pods = await Promise.all(names.map((n) => getPod(client, n)));
+    expect(new Set(pods.map((p) => p.spec?.nodeName))).toEqual(new Set(['node-0', 'node-1', 'node-2']));
+
+    await until(async () => (await client.list(RESOURCES.events, { namespace: 'default' })).items.length >= 10);
+    for (const p of pods) {
+      const events = await eventsFor(client, p.metadata?.name ?? '');
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({
+        reason: 'Scheduled',
+        type: 'Normal',
+        message: `Successfully assigned default/${p.metadata?.name} to ${p.spec?.nodeName}`,
+        count: 1,
+        source: { component: 'default-scheduler' },
+        involvedObject: { kind: 'Pod', name: p.metadata?.name, namespace: 'default', uid: p.metadata?.uid },
+        firstTimestamp: new Date(h.server.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      });
+      expect(events[0]?.metadata?.name).toMatch(new RegExp(`^${p.metadata?.name}\\.[0-9a-f]+$`));
+    }
+  });
+
+  it('reports a pod too big for every node, then binds it once a big enough node appears', async () => {
+    const { client, h, scheduler, cycles } = await setup([node('node-0'), node('node-1'), node('node-2')]);
+    await client.create(RESOURCES.pods, 'default', pod('big', '6'));
+
+    await until(async () => (await eventsFor(client, 'big')).length > 0);
+    const [failed] = await eventsFor(client, 'big');
+    expect(failed).toMatchObject({ reason: 'FailedScheduling', type: 'Warning', count: 1 });
+    // kube-scheduler's FitError text, with DefaultPreemption's PostFilter part.
+    expect(failed?.message).toBe(
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+    );
+    expect(cycles.at(-1)).toMatchObject({ pod: 'default/big', result: 'unschedulable', plugins: ['NodeResourcesFit'] });
+    expect((await getPod(client, 'big')).spec?.nodeName).toBeUndefined();
+    expect(scheduler.pending().unschedulable).toEqual(['default/big']);
+
+    // NodeAdd moves it out of unschedulablePods; it still backs off (1 s after its attempt).
+    await createNode(client, node('node-big', '8'));
+    await eventually(() => scheduler.pending().unschedulable.length === 0);
+    expect(scheduler.pending().backoff).toEqual(['default/big']);
+    h.server.clock.advance(1_000);
+
+    await until(async () => (await getPod(client, 'big')).spec?.nodeName === 'node-big');
+    await until(async () => (await eventsFor(client, 'big')).some((e) => e.reason === 'Scheduled'));
+    const scheduled = (await eventsFor(client, 'big')).find((e) => e.reason === 'Scheduled');
+    expect(scheduled?.message).toBe('Successfully assigned default/big to node-big');
+  });
+
+  it('frees a deleted pod’s capacity in the engine and retries the pod waiting for it', async () => {
+    const { client, h, scheduler } = await setup([node('only')]);
+    await client.create(RESOURCES.pods, 'default', pod('first', '3'));
+    await until(async () => (await getPod(client, 'first')).spec?.nodeName === 'only');
+
+    await client.create(RESOURCES.pods, 'default', pod('second', '3'));
+    await until(async () => (await eventsFor(client, 'second')).some((e) => e.reason === 'FailedScheduling'));
+    expect(scheduler.pending().unschedulable).toEqual(['default/second']);
+
+    await client.delete(RESOURCES.pods, 'default', 'first', { gracePeriodSeconds: 0 });
+    await eventually(() => scheduler.pending().unschedulable.length === 0);
+    h.server.clock.advance(1_000);
+    await until(async () => (await getPod(client, 'second')).spec?.nodeName === 'only');
+  });
+
+  it('preempts a lower-priority pod through the API and binds the preemptor once it is gone', async () => {
+    const { client, h, cycles } = await setup([node('only')]);
+    await client.create(RESOURCES.pods, 'default', pod('low', '3', { priority: 0 }));
+    await until(async () => (await getPod(client, 'low')).spec?.nodeName === 'only');
+
+    await client.create(RESOURCES.pods, 'default', pod('high', '3', { priority: 1000 }));
+    await until(async () => (await client.list(RESOURCES.pods, { namespace: 'default' })).items.length === 1);
+    expect(cycles.find((c) => c.pod === 'default/high')).toMatchObject({ result: 'unschedulable' });
+    h.server.clock.advance(1_000);
+    await until(async () => (await getPod(client, 'high')).spec?.nodeName === 'only');
+  });
+
+  it('forgets the assumed pod when binding fails and retries it after backoff', async () => {
+    let failures = 1;
+    const { client, h, cycles } = await setup([node('only')], 'in-process', (c) => ({
+      ...c,
+      bind: (ns, name, target) =>
+        failures-- > 0 ? Promise.reject(new Error('injected bind failure')) : c.bind(ns, name, target),
+    }));
+    // 3 of 4 CPUs: had the failed attempt's assumption stayed, the retry would not fit.
+    await client.create(RESOURCES.pods, 'default', pod('p', '3'));
+    await until(async () => (await eventsFor(client, 'p')).some((e) => e.reason === 'FailedScheduling'));
+    const [failed] = await eventsFor(client, 'p');
+    expect(failed?.message).toBe('Binding rejected: injected bind failure');
+    expect(cycles[0]).toMatchObject({ pod: 'default/p', result: 'bind-failed', node: 'only' });
+
+    h.server.clock.advance(1_000);
+    await until(async () => (await getPod(client, 'p')).spec?.nodeName === 'only');
+    expect(cycles.map((c) => c.result)).toEqual(['bind-failed', 'scheduled']);
+  });
+
+  it('counts a bound pod whose node it learns of only later', async () => {
+    const { client } = await setup([]);
+    await client.create(RESOURCES.pods, 'default', pod('early', '3', { nodeName: 'late' }));
+    await createNode(client, node('late'));
+    await client.create(RESOURCES.pods, 'default', pod('pending', '3'));
+    await until(async () => (await eventsFor(client, 'pending')).some((e) => e.reason === 'FailedScheduling'));
+    const [failed] = await eventsFor(client, 'pending');
+    expect(failed?.message.startsWith('0/1 nodes are available: 1 Insufficient cpu.')).toBe(true);
+  });
+
+  it('ignores pods for another scheduler', async () => {
+    const { client, cycles } = await setup([node('node-0')]);
+    await client.create(RESOURCES.pods, 'default', pod('theirs', '100m', { schedulerName: 'other-scheduler' }));
+    await client.create(RESOURCES.pods, 'default', pod('ours'));
+    await until(async () => (await getPod(client, 'ours')).spec?.nodeName === 'node-0');
+
+    expect((await getPod(client, 'theirs')).spec?.nodeName).toBeUndefined();
+    expect(await eventsFor(client, 'theirs')).toEqual([]);
+    expect(cycles.map((c) => c.pod)).toEqual(['default/ours']);
+  });
+
+  it('stops cleanly while idle, before starting and while syncing', async () => {
+    const { scheduler } = await setup([node('node-0')]);
+    expect(scheduler.state).toBe('running');
+    await scheduler.stop();
+    expect(scheduler.state).toBe('stopped');
+    await scheduler.stop(); // idempotent; afterEach stops again
+
+    const h = await harness('in-process');
+    const never = new Scheduler({ client: h.client, kubewasm, clock: h.server.clock });
+    await never.stop();
+    expect(never.state).toBe('stopped');
+    await never.start(); // a stopped scheduler does not start again
+
+    // Stopped while its informers are still listing: start() must end too, not hang.
+    const early = new Scheduler({ client: h.client, kubewasm, clock: h.server.clock });
+    const starting = early.start();
+    await early.stop();
+    await starting;
+    expect(early.state).toBe('stopped');
+  });
+});
