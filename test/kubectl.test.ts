@@ -364,6 +364,46 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl against kubewasm up', () => {
     expect(JSON.parse(res.text)).toMatchObject({ reason: 'RequestEntityTooLarge' });
   });
 
+  it('schedules a pod created with kubectl run onto a node, and explains a pod that fits nowhere', async () => {
+    const node = join(root, 'node.yaml');
+    writeFileSync(
+      node,
+      [
+        'apiVersion: v1',
+        'kind: Node',
+        'metadata:',
+        '  name: node-a',
+        '  labels: {kubernetes.io/hostname: node-a}',
+        'status:',
+        '  allocatable: {cpu: "4", memory: 32Gi, pods: "110"}',
+        '',
+      ].join('\n'),
+    );
+    expect(kubectl('create', '-f', node).stdout).toBe('node/node-a created\n');
+    expect(kubectl('run', 'sched-me', '--image=nginx', '-n', 'team-a').stdout).toBe('pod/sched-me created\n');
+    const overrides = JSON.stringify({
+      spec: { containers: [{ name: 'too-big', image: 'nginx', resources: { requests: { cpu: '8' } } }] },
+    });
+    expect(kubectl('run', 'too-big', '--image=nginx', '-n', 'team-a', `--overrides=${overrides}`).status).toBe(0);
+    let nodeName = '';
+    for (let i = 0; i < 100 && nodeName === ''; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      nodeName = kubectl('get', 'pod', 'sched-me', '-n', 'team-a', '-o', 'jsonpath={.spec.nodeName}').stdout;
+    }
+    expect(nodeName).toBe('node-a');
+    let events = '';
+    for (let i = 0; i < 50 && !events.includes('FailedScheduling'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      events = kubectl('get', 'events', '-n', 'team-a').stdout;
+    }
+    console.log(`$ kubectl get events -n team-a\n${events}`);
+    expect(events).toMatch(/Normal\s+Scheduled\s+pod\/sched-me\s+Successfully assigned team-a\/sched-me to node-a/);
+    expect(events).toMatch(
+      /Warning\s+FailedScheduling\s+pod\/too-big\s+0\/1 nodes are available: 1 Insufficient cpu\./,
+    );
+    expect(kubectl('get', 'pod', 'too-big', '-n', 'team-a', '-o', 'jsonpath={.spec.nodeName}').stdout).toBe('');
+  });
+
   it('keeps every object across a restart on the same data directory', async () => {
     expect(await stopUp()).toBe(0);
     await startUp();

@@ -9,6 +9,10 @@ import { createCertificateAuthority, issueCertificate, type KeyPair } from '../a
 import { serveHttps } from '../apiserver/node/https.js';
 import { createApiServer } from '../apiserver/server.js';
 import { parseTokenFile, tokenFileLine } from '../apiserver/tokens.js';
+import { createClient } from '../client/client.js';
+import { inProcessTransport } from '../client/transport.js';
+import { Scheduler } from '../scheduler/loop/scheduler.js';
+import { realClock } from '../sim/clock.js';
 import { openDurableStorage } from '../storage/wasm/durable.js';
 import { loadKubewasm } from '../wasm/node.js';
 import { type Flags, parseFlags } from './flags.js';
@@ -110,7 +114,8 @@ export async function up(args: string[]): Promise<number> {
     return 1;
   }
 
-  const { storage, recovery } = openDurableStorage(await loadKubewasm(), join(dir, 'store'), { fsync: 'batch' });
+  const kubewasm = await loadKubewasm();
+  const { storage, recovery } = openDurableStorage(kubewasm, join(dir, 'store'), { fsync: 'batch' });
   if (recovery.truncatedTail) {
     console.error(
       `kubewasm up: the store's log ended in a torn record (${recovery.truncatedTail.reason}); ${recovery.truncatedTail.droppedBytes} bytes dropped`,
@@ -146,6 +151,15 @@ export async function up(args: string[]): Promise<number> {
     await storage.close();
     return 1;
   }
+  // The scheduler talks to the apiserver like any component: through the client, in-process.
+  const scheduler = new Scheduler({
+    client: createClient(inProcessTransport(api, adminToken)),
+    kubewasm,
+    clock: realClock,
+    onError: (err, context) => console.error(`kubewasm scheduler: ${context}: ${String(err)}`),
+  });
+  await scheduler.start();
+
   const url = `https://${HOST}:${server.port}`;
   const config = join(dir, 'kubeconfig');
   writePrivate(config, kubeconfig(url, ca.certPem, adminToken));
@@ -163,6 +177,7 @@ export async function up(args: string[]): Promise<number> {
     process.on('SIGTERM', stop);
   });
   console.log('kubewasm: stopping');
+  await scheduler.stop();
   await server.close();
   await storage.close();
   return 0;
