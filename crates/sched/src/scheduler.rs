@@ -881,12 +881,7 @@ pub(crate) fn first_failure(
     pod: &PodInfo,
     node: &NodeEntry,
 ) -> Option<Failure> {
-    for &id in &profile.filters {
-        if let Verdict::Fail(f) = run_filter(cluster, profile, args, cs, id, pod, node) {
-            return Some(f);
-        }
-    }
-    None
+    first_failure_of(&profile.filters, cluster, profile, args, cs, pod, node)
 }
 
 #[inline]
