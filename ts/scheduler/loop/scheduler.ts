@@ -188,6 +188,7 @@ export class Scheduler {
 
   /** The engine's explanation for a pod (every node, every plugin), e.g. for a UI. */
   explain(pod: Pod) {
+    this.flushNodes();
     return this.engine.explain({ pod });
   }
 
@@ -228,6 +229,7 @@ export class Scheduler {
       return { pod: info.key, result: 'skipped' };
     }
     info.pod = pod;
+    this.flushNodes();
     const [placement] = this.engine.scheduleBatch([{ pod }]) as [Placement];
     if (placement.error !== undefined) {
       this.recorder.record(pod, 'Warning', 'FailedScheduling', placement.error.message);
@@ -313,8 +315,37 @@ export class Scheduler {
 
   // ----- nodes -----
 
+  /**
+   * Node adds and updates are gathered and handed to the engine in one call (an informer's
+   * initial list of thousands of nodes crosses the wasm boundary once), before anything that
+   * reads or depends on the node table.
+   */
+  private readonly pendingNodes = new Map<string, Node>();
+
+  private upsertNode(node: Node): void {
+    this.pendingNodes.set(node.metadata?.name ?? '', node);
+  }
+
+  private flushNodes(): void {
+    if (this.pendingNodes.size === 0) return;
+    const nodes = [...this.pendingNodes.values()];
+    this.pendingNodes.clear();
+    try {
+      this.engine.upsertNodes(nodes);
+    } catch {
+      // One node the engine cannot read must not keep the others out: add them one by one.
+      for (const node of nodes) {
+        try {
+          this.engine.upsertNodes([node]);
+        } catch (err) {
+          this.onError(err, `node ${node.metadata?.name ?? ''}`);
+        }
+      }
+    }
+  }
+
   private onNodeAdd(node: Node): void {
-    this.engine.upsertNodes([node]);
+    this.upsertNode(node);
     const name = node.metadata?.name ?? '';
     const waiting = this.orphans.get(name);
     if (waiting !== undefined) {
@@ -325,11 +356,12 @@ export class Scheduler {
   }
 
   private onNodeUpdate(oldNode: Node, node: Node): void {
-    this.engine.upsertNodes([node]);
+    this.upsertNode(node);
     for (const event of nodeUpdateEvents(oldNode, node)) this.move(event);
   }
 
   private onNodeDelete(node: Node): void {
+    this.flushNodes();
     try {
       this.engine.removeNode(node.metadata?.name ?? '');
     } catch (err) {
@@ -380,6 +412,7 @@ export class Scheduler {
 
   /** Adds (or confirms, or replaces) a bound pod in the engine; parks it while its node is unknown. */
   private addAssigned(pod: Pod): void {
+    this.flushNodes(); // the pod's node must be in the table first
     try {
       this.engine.addPods([pod]);
     } catch (err) {
