@@ -10,7 +10,17 @@
  *             every write of the interval);
  * - `none`:   written, never fsynced (the OS flushes when it likes).
  */
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export type FsyncPolicy = 'always' | 'batch' | 'none';
@@ -46,7 +56,7 @@ export class DataDir {
     this.walPath = join(path, 'wal');
     this.snapshotPath = join(path, 'snapshot');
     this.wal = openSync(this.walPath, 'a+');
-    this.walSize = readFileSync(this.walPath).length;
+    this.walSize = fstatSync(this.wal).size; // the log is read once, by read(), not here too
   }
 
   /** What is on disk now: the last snapshot (if any) and the log written after it. */
