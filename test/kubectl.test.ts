@@ -4,102 +4,20 @@
  * subresource, label, delete, a bad request, and a restart on the same data directory keeping every
  * object.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasKubectl, KUBECTL, UpCluster } from './support/up.js';
 
-const KUBECTL = '/usr/bin/kubectl';
-const root = mkdtempSync(join(tmpdir(), 'kubewasm-kubectl-'));
-const dataDir = join(root, 'data');
-let port = 0;
-let child: ChildProcess | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
-/** An HTTPS request trusting the cluster CA. */
-function https(
-  method: string,
-  path: string,
-  body?: Uint8Array,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, method, path, ca: readFileSync(join(dataDir, 'ca.crt')), headers },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    if (body) req.end(body);
-    else req.end();
-  });
-}
-
-async function startUp(): Promise<void> {
-  const proc = spawn(process.execPath, ['bin/kubewasm.mjs', 'up', '--data-dir', dataDir, '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = proc;
-  let output = '';
-  proc.stdout?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  proc.stderr?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`kubewasm up exited: ${output}`);
-    if (existsSync(join(dataDir, 'kubeconfig')) && output.includes('listening')) {
-      try {
-        if ((await https('GET', '/readyz')).text === 'ok') return;
-      } catch {
-        // not yet
-      }
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`kubewasm up did not become ready: ${output}`);
-}
-
-async function stopUp(): Promise<number | null> {
-  const proc = child;
-  child = undefined;
-  if (!proc || proc.exitCode !== null) return proc?.exitCode ?? null;
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  proc.kill('SIGTERM');
-  return exited;
-}
-
-function kubectl(...args: string[]): { stdout: string; stderr: string; status: number | null } {
-  const res = spawnSync(KUBECTL, args, {
-    encoding: 'utf8',
-    env: { ...process.env, KUBECONFIG: join(dataDir, 'kubeconfig'), HOME: root },
-    timeout: 30_000,
-  });
-  // The transcript goes to the test log: it is the evidence of what kubectl printed.
-  console.log(`$ kubectl ${args.join(' ')}\n${res.stdout}${res.stderr}`);
-  return { stdout: res.stdout, stderr: res.stderr, status: res.status };
-}
+const cluster = new UpCluster();
+const kubectl = (...args: string[]) => cluster.kubectl(...args);
+const https = (method: string, path: string, body?: Uint8Array, headers: Record<string, string> = {}) =>
+  cluster.https(method, path, body, headers);
+const startUp = () => cluster.start();
+const stopUp = () => cluster.stop();
+const dataDir = cluster.dataDir;
+const root = cluster.root;
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -132,23 +50,15 @@ spec:
     image: nginx:1.27
 `;
 
-/** The admin bearer token `kubewasm up` wrote into the kubeconfig. */
-function auth(): Record<string, string> {
-  const token = /token: (\S+)/.exec(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'))?.[1] ?? '';
-  return { Authorization: `Bearer ${token}` };
-}
+const auth = () => cluster.auth();
 
-describe.skipIf(!existsSync(KUBECTL))('kubectl against kubewasm up', () => {
+describe.skipIf(!hasKubectl)('kubectl against kubewasm up', () => {
   beforeAll(async () => {
-    const bundle = spawnSync(process.execPath, ['scripts/bundle.mjs'], { encoding: 'utf8' });
-    if (bundle.status !== 0) throw new Error(`bundle failed: ${bundle.stderr}`);
-    port = await freePort();
     await startUp();
   }, 60_000);
 
   afterAll(async () => {
-    await stopUp();
-    rmSync(root, { recursive: true, force: true });
+    await cluster.dispose();
   });
 
   it('lists the system namespaces as a table', () => {
