@@ -18,6 +18,10 @@ await Promise.all([
   esbuild.build({
     ...common,
     platform: 'node',
+    // CommonJS dependencies (ws) require Node built-ins; an ESM bundle needs a real require for that.
+    banner: {
+      js: "import { createRequire as __kubewasmRequire } from 'node:module'; const require = __kubewasmRequire(import.meta.url);",
+    },
     entryPoints: { index: 'ts/index.ts', cli: 'ts/cli/main.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },

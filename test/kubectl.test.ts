@@ -4,7 +4,7 @@
  * subresource, label, delete, a bad request, and a restart on the same data directory keeping every
  * object.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,9 +110,9 @@ describe.skipIf(!hasKubectl)('kubectl against kubewasm up', () => {
     );
     expect(kubectl('get', 'deploy', 'd2', '-o', 'jsonpath={.spec.replicas}').stdout).toBe('0');
     expect(kubectl('create', 'service', 'clusterip', 's1', '--tcp=80:8080').stdout).toBe('service/s1 created\n');
-    // No ClusterIP allocation yet: the column honestly shows <none>.
+    // A ClusterIP from the default service range 10.96.0.0/12 (test/kubectl-lifecycle.test.ts has more).
     expect(kubectl('get', 'svc', 's1').stdout).toMatch(
-      /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\ns1\s+ClusterIP\s+<none>\s+<none>\s+80\/TCP\s+\d+s\n$/,
+      /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\ns1\s+ClusterIP\s+10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+\s+<none>\s+80\/TCP\s+\d+s\n$/,
     );
   });
 

@@ -8,6 +8,7 @@
 import {
   type GroupResource,
   newAlreadyExists,
+  newBadRequest,
   newConflict,
   newNotFound,
   newResourceExpired,
@@ -80,6 +81,9 @@ export function interpretStorageError(
       return op === 'list' ? newServerTimeout(gr, op, 2) : err;
     case 'Expired':
       return expired(op, err, opts);
+    case 'InvalidRequest':
+      // storage.ValidateListOptions: a continue token that does not decode is the client's error.
+      return op === 'list' && opts.paging ? newBadRequest(`invalid continue token: ${err.message}`) : err;
     case 'TooLargeResourceVersion':
       return tooLarge(err, opts);
     default:

@@ -3,14 +3,7 @@
  * discovery v2 (apidiscovery.k8s.io/v2) when the Accept header asks for it
  * (../shared/reference/api.md §1.1).
  */
-import {
-  groupVersion,
-  groupVersions,
-  RESOURCE_VERBS,
-  RESOURCES,
-  type ResourceInfo,
-  subresourcesOf,
-} from './resources.js';
+import { groups, groupVersion, RESOURCE_VERBS, RESOURCES, type ResourceInfo, subresourcesOf } from './resources.js';
 
 /** The version this apiserver reports (kubectl's dispatcher reads it, api.md §0.7). */
 export const VERSION_INFO = {
@@ -50,13 +43,17 @@ export function apiVersions(serverAddress: string): unknown {
 
 /** Legacy `/apis`. */
 export function apiGroupList(): unknown {
-  const groups = groupVersions()
-    .filter((gv) => gv.group !== '')
-    .map((gv) => {
-      const v = { groupVersion: groupVersion(gv), version: gv.version };
-      return { name: gv.group, versions: [v], preferredVersion: v };
+  const list = groups()
+    .filter((g) => g.group !== '')
+    .map((g) => {
+      // Preferred version first (autoscaling: v2, v1), as kube-apiserver lists them.
+      const versions = g.versions.map((version) => ({
+        groupVersion: groupVersion({ group: g.group, version }),
+        version,
+      }));
+      return { name: g.group, versions, preferredVersion: versions[0] };
     });
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: list };
 }
 
 /** Legacy `/api/v1`, `/apis/<g>/<v>`; undefined for a group version not served. */
@@ -110,17 +107,16 @@ function discoveryResource(x: ResourceInfo): unknown {
 
 /** Aggregated discovery v2 for `/api` (core: true) or `/apis` (core: false). */
 export function aggregatedDiscovery(core: boolean): unknown {
-  const items = groupVersions()
-    .filter((gv) => (gv.group === '') === core)
-    .map((gv) => ({
-      metadata: { name: gv.group },
-      versions: [
-        {
-          version: gv.version,
-          freshness: 'Current',
-          resources: RESOURCES.filter((x) => x.group === gv.group && x.version === gv.version).map(discoveryResource),
-        },
-      ],
+  const items = groups()
+    .filter((g) => (g.group === '') === core)
+    .map((g) => ({
+      metadata: { name: g.group },
+      // Preferred version first: kubectl takes versions[0] as the preferred one.
+      versions: g.versions.map((version) => ({
+        version,
+        freshness: 'Current',
+        resources: RESOURCES.filter((x) => x.group === g.group && x.version === version).map(discoveryResource),
+      })),
     }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };
 }

@@ -1,29 +1,27 @@
 /**
- * fieldValidation=Strict|Warn|Ignore for unknown fields, at the top level and in metadata only
- * (no schemas yet, so nested spec fields are not checked). Strict gives 400 BadRequest with
- * Kubernetes' `strict decoding error: unknown field "x"` text; Warn returns the same texts as
- * `Warning` headers; Ignore (and no parameter on a write, as kubectl's --validate=false) drops nothing.
+ * fieldValidation=Strict|Warn|Ignore and the decoding errors kube-apiserver reports for built-in
+ * types (k8s.io/apimachinery/pkg/runtime/serializer/json: sigs.k8s.io/json UnmarshalStrict for
+ * Strict and Warn, UnmarshalCaseSensitivePreserveInts for Ignore), against the kinds' OpenAPI
+ * schemas (openapi/k8s-1.32.2.json) with go-decoder.ts:
+ *
+ * - unknown and duplicate fields at any depth (`unknown field "spec.template.spec.containers[0].x"`):
+ *   Strict → 400 `<Kind> in version "v1" cannot be handled as a <Kind>: strict decoding error: …`,
+ *   Warn → the same texts as `Warning` headers, Ignore → nothing; either way they are dropped from
+ *   the object, which the Go struct could not have held;
+ * - type errors whatever the policy: 400 with Go's text (`json: cannot unmarshal string into Go
+ *   struct field DeploymentSpec.spec.replicas of type int32`);
+ * - patches as handlers/patch.go checks them: the patch decoded strictly, then the patched object;
+ *   errors are 422 Invalid on `patch`.
+ *
+ * JSON.parse keeps only the last of duplicate keys, so the check reads the request text when it
+ * has it (withRawJson, set by codec.ts parseJsonObject); a body built in memory is walked as a value.
  */
-import { newBadRequest } from '../api/status.js';
+import { FieldPath, invalid } from '../api/field-errors.js';
+import { compareGo, goFloat, goQuote } from '../api/go-format.js';
+import { newBadRequest, newInvalid } from '../api/status.js';
+import { type DecodeResult, decodeAgainstSchema, dropUnknownFields, jsonNodeOf, parseJsonNode } from './go-decoder.js';
+import { type OpenApiData, openApiDataIfLoaded, SCHEMA_REF_PREFIX, type Schema } from './openapi/data.js';
 import type { ResourceInfo } from './resources.js';
-
-const OBJECT_META_FIELDS = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -34,35 +32,185 @@ export function parseFieldValidation(value: string | null): FieldValidation {
   throw newBadRequest(`fieldValidation must be one of "Ignore", "Warn", "Strict", got "${value}"`);
 }
 
-/** The unknown-field paths of a request body. */
-export function unknownFields(info: ResourceInfo, body: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  const known = new Set(['apiVersion', 'kind', 'metadata', ...info.fields]);
-  for (const k of Object.keys(body)) if (!known.has(k)) out.push(k);
-  const meta = body.metadata;
-  if (meta !== null && typeof meta === 'object' && !Array.isArray(meta)) {
-    for (const k of Object.keys(meta)) if (!OBJECT_META_FIELDS.has(k)) out.push(`metadata.${k}`);
+// ---------------------------------------------------------------------------------------------
+// The kinds' schemas and the request-facing check.
+
+let kindIndex: Map<string, string> | undefined;
+
+/**
+ * The schema of a group/version/kind (`x-kubernetes-group-version-kind`) as a reference
+ * (`{$ref: '#/components/schemas/io.k8s.api.apps.v1.Deployment'}`), once the data is loaded.
+ */
+export function schemaOfKind(group: string, version: string, kind: string): Schema | undefined {
+  const data = openApiDataIfLoaded();
+  if (data === undefined) return undefined;
+  if (kindIndex === undefined) {
+    kindIndex = new Map();
+    for (const [name, schema] of Object.entries(data.schemas)) {
+      const gvks = schema['x-kubernetes-group-version-kind'] ?? [];
+      // Shared meta types (DeleteOptions, WatchEvent) list every group: only single-kind schemas are kinds.
+      if (gvks.length !== 1) continue;
+      const g = gvks[0] as { group: string; version: string; kind: string };
+      kindIndex.set(`${g.group}/${g.version}/${g.kind}`, name);
+    }
   }
-  return out;
+  const name = kindIndex.get(`${group}/${version}/${kind}`);
+  return name === undefined ? undefined : { $ref: `${SCHEMA_REF_PREFIX}${name}` };
+}
+
+const rawJson = new WeakMap<object, string>();
+const patchSources = new WeakMap<object, { type: string; text: string }>();
+
+/** Remembers the request text `obj` was parsed from, so the check can see duplicate keys. */
+export function withRawJson<T extends object>(obj: T, text: string): T {
+  rawJson.set(obj, text);
+  return obj;
+}
+
+/** Marks `patched` as the result of a PATCH of `type` with body `text`: it is checked as kube-apiserver checks patches. */
+export function withPatchSource<T extends object>(patched: T, type: string, text: string): T {
+  patchSources.set(patched, { type, text });
+  return patched;
 }
 
 /**
- * Applies the policy: throws for Strict, returns warning texts for Warn, nothing for Ignore.
- * kube-apiserver: `<Kind> in version "<v>" cannot be handled as a <Kind>: strict decoding error: …`.
+ * Decodes a request body as kube-apiserver does and applies the policy: throws 400 BadRequest for
+ * a type error (any policy) or, with Strict, for unknown/duplicate fields; returns the warning
+ * texts with Warn; nothing with Ignore. A patched object (withPatchSource) is checked as
+ * handlers/patch.go does instead.
  */
 export function checkUnknownFields(
-  info: ResourceInfo,
+  info: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'fields'>,
   body: Record<string, unknown>,
   policy: FieldValidation,
 ): string[] {
-  if (policy === 'Ignore') return [];
-  const unknown = unknownFields(info, body);
-  if (unknown.length === 0) return [];
-  const texts = unknown.map((f) => `unknown field "${f}"`);
-  if (policy === 'Strict') {
-    throw newBadRequest(
-      `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${texts.join(', ')}`,
-    );
+  const data = openApiDataIfLoaded();
+  const schema = schemaOfKind(info.group, info.version, info.kind);
+  let result: DecodeResult;
+  if (data === undefined || schema === undefined) {
+    // A kind the Kubernetes schemas do not have: only its top-level fields are known.
+    const known = new Set(['apiVersion', 'kind', 'metadata', ...info.fields]);
+    result = {
+      strict: Object.keys(body)
+        .filter((k) => !known.has(k))
+        .map((k) => `unknown field ${goQuote(k)}`),
+    };
+    if (policy === 'Ignore') return [];
+  } else {
+    const patch = patchSources.get(body);
+    if (patch !== undefined) {
+      const warnings = checkPatched(data, schema, body, policy, patch);
+      dropUnknownFields(data.schemas, schema, body);
+      return warnings;
+    }
+    const raw = rawJson.get(body);
+    const node = raw !== undefined ? parseJsonNode(raw) : jsonNodeOf(body);
+    result = decodeAgainstSchema(data.schemas, schema, node, policy !== 'Ignore', false, data.goTypes);
+    // The Go struct has nowhere to keep them: what Warn and Ignore let through is not stored. A
+    // strict walk that reported nothing saw every field and found none unknown: nothing to drop.
+    const clean = policy !== 'Ignore' && result.strict.length === 0;
+    if (result.error === undefined && !clean) dropUnknownFields(data.schemas, schema, body);
   }
-  return texts;
+  // handlers/rest.go transformDecodeError.
+  const prefix = `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: `;
+  if (result.error !== undefined) throw newBadRequest(`${prefix}${result.error}`);
+  if (result.strict.length === 0) return [];
+  // runtime.strictDecodingError.Error().
+  if (policy === 'Strict') throw newBadRequest(`${prefix}strict decoding error: ${result.strict.join(', ')}`);
+  return result.strict;
+}
+
+// handlers/patch.go jsonPatchOp: what UnmarshalStrict decodes a JSON patch into.
+const JSON_PATCH_OPS: Schema = {
+  type: 'array',
+  items: { $ref: `${SCHEMA_REF_PREFIX}k8s.io.apiserver.pkg.endpoints.handlers.jsonPatchOp` },
+};
+const JSON_PATCH_OP: Schema = {
+  type: 'object',
+  properties: { op: { type: 'string' }, path: { type: 'string' }, from: { type: 'string' }, value: {} },
+};
+const MAP_OF_ANY: Schema = { type: 'object', additionalProperties: {} };
+
+/**
+ * handlers/patch.go for PATCH bodies: the patch is decoded strictly first (duplicate fields, and
+ * for a JSON patch unknown fields of its operations, prefixed `json patch `); then the patched
+ * object — JSON (keys sorted, as json-patch re-marshals it) for JSON and merge patches, the
+ * unstructured map for strategic merge patches — into the kind. Errors are 422 Invalid on `patch`
+ * with the patched JSON, or for strategic merge patches the patch map printed with %+v.
+ */
+function checkPatched(
+  data: OpenApiData,
+  schema: Schema,
+  patched: Record<string, unknown>,
+  policy: FieldValidation,
+  patch: { type: string; text: string },
+): string[] {
+  const { schemas, goTypes } = data;
+  const strict = policy !== 'Ignore';
+  const smp = patch.type === 'application/strategic-merge-patch+json';
+  const patchErrors: string[] = [];
+  if (strict) {
+    const isJsonPatch = patch.type === 'application/json-patch+json';
+    const patchSchemas = isJsonPatch
+      ? { ...schemas, 'k8s.io.apiserver.pkg.endpoints.handlers.jsonPatchOp': JSON_PATCH_OP }
+      : schemas;
+    const decoded = decodeAgainstSchema(
+      patchSchemas,
+      isJsonPatch ? JSON_PATCH_OPS : MAP_OF_ANY,
+      parseJsonNode(patch.text),
+      true,
+    );
+    if (decoded.error !== undefined) {
+      throw newBadRequest(smp ? decoded.error : `error decoding patch: ${decoded.error}`);
+    }
+    for (const e of decoded.strict) patchErrors.push(isJsonPatch ? `json patch ${e}` : e);
+  }
+  const value = smp ? goPlusV(JSON.parse(patch.text)) : goJson(patched);
+  const result = smp
+    ? decodeAgainstSchema(schemas, schema, jsonNodeOf(patched), strict, true, goTypes)
+    : decodeAgainstSchema(schemas, schema, parseJsonNode(value), strict, false, goTypes);
+  const invalidPatch = (detail: string) =>
+    newInvalid({ group: '', kind: '' }, '', [invalid(FieldPath.root('patch'), value, detail)]);
+  if (result.error !== undefined) throw invalidPatch(result.error);
+  const all = [...patchErrors, ...result.strict];
+  if (all.length === 0) return [];
+  if (policy === 'Strict') throw invalidPatch(`strict decoding error: ${all.join(', ')}`);
+  return all;
+}
+
+/** Go's json.Marshal of a map-based document: keys sorted, <, > and & escaped. */
+function goJson(v: unknown): string {
+  const sortKeys = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(sortKeys);
+    if (x === null || typeof x !== 'object') return x;
+    const out: Record<string, unknown> = {};
+    // defineProperty: a `__proto__` key must stay a field, not become out's prototype.
+    for (const k of Object.keys(x).sort(compareGo)) {
+      Object.defineProperty(out, k, {
+        value: sortKeys((x as Record<string, unknown>)[k]),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  };
+  return JSON.stringify(sortKeys(v))
+    .replaceAll('<', '\\u003c')
+    .replaceAll('>', '\\u003e')
+    .replaceAll('&', '\\u0026')
+    .replaceAll('\u2028', '\\u2028')
+    .replaceAll('\u2029', '\\u2029');
+}
+
+/** fmt's %+v of a decoded JSON value (map[string]interface{} with int64s): `map[a:1 b:[x y]]`. */
+function goPlusV(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goPlusV).join(' ')}]`;
+  if (typeof v === 'object') {
+    const keys = Object.keys(v).sort(compareGo);
+    return `map[${keys.map((k) => `${k}:${goPlusV((v as Record<string, unknown>)[k])}`).join(' ')}]`;
+  }
+  if (typeof v === 'number') return goFloat(v);
+  return String(v);
 }

@@ -1,12 +1,13 @@
 /**
- * The kind-specific parts of validation that ts/api does not have yet, for the kinds whose data
- * this slice serves: ConfigMap and Secret keys, the 1 MiB size limit and immutability
- * (k8s.io/kubernetes pkg/apis/core/validation ValidateConfigMap[Update], ValidateSecret[Update],
- * v1.32). Other kinds (pod specs, services, deployments) are not validated beyond metadata yet.
+ * The kind-specific part of validation (each registry strategy's Validate / ValidateUpdate beyond
+ * ObjectMeta, k8s.io/kubernetes pkg/apis/<group>/validation v1.32): ConfigMap and Secret keys, the
+ * 1 MiB size limit and immutability here; every other built-in kind through
+ * ts/api/validation/kinds, keyed by group and kind so a kind is checked as soon as it is served.
  */
 import { type ErrorList, FieldPath, forbidden, invalid, tooLong } from '../api/field-errors.js';
 import type { KubeObject } from '../api/meta.js';
 import { isConfigMapKey } from '../api/validation/formats.js';
+import { validateKindCreate, validateKindStatusUpdate, validateKindUpdateOf } from '../api/validation/kinds/index.js';
 import { validateImmutableField } from '../api/validation/object-meta.js';
 import type { ResourceInfo } from './resources.js';
 
@@ -56,24 +57,39 @@ function validateSecret(o: Obj): ErrorList {
   return errs;
 }
 
+const isCore = (info: Pick<ResourceInfo, 'group'>, kind: string, k: string): boolean => info.group === '' && kind === k;
+
 /** The kind's own checks on create (after the metadata checks). */
-export function validateKind(info: ResourceInfo, obj: KubeObject): ErrorList {
-  if (info.group !== '') return [];
-  if (info.kind === 'ConfigMap') return validateConfigMap(obj as Obj);
-  if (info.kind === 'Secret') return validateSecret(obj as Obj);
-  return [];
+export function validateKind(info: Pick<ResourceInfo, 'group' | 'kind'>, obj: KubeObject): ErrorList {
+  if (isCore(info, info.kind, 'ConfigMap')) return validateConfigMap(obj as Obj);
+  if (isCore(info, info.kind, 'Secret')) return validateSecret(obj as Obj);
+  return validateKindCreate(info.group, info.kind, obj);
 }
 
-/** The kind's own checks on update: immutability, then the create checks of the new object. */
-export function validateKindUpdate(info: ResourceInfo, obj: KubeObject, old: KubeObject): ErrorList {
-  if (info.group !== '' || (info.kind !== 'ConfigMap' && info.kind !== 'Secret')) return [];
+/**
+ * The kind's own checks on update: immutability, then the new object's checks. A write through
+ * `/status` gets the status strategy's checks where they are ported (the spec there is the stored
+ * one and is not checked again); `/finalize` has none beyond metadata here.
+ */
+export function validateKindUpdate(
+  info: Pick<ResourceInfo, 'group' | 'kind'>,
+  obj: KubeObject,
+  old: KubeObject,
+  mode: string = 'main',
+): ErrorList {
+  const configMap = isCore(info, info.kind, 'ConfigMap');
+  const secret = isCore(info, info.kind, 'Secret');
+  if (!configMap && !secret) {
+    if (mode === 'main') return validateKindUpdateOf(info.group, info.kind, obj, old);
+    return mode === 'status' ? validateKindStatusUpdate(info.group, info.kind, obj, old) : [];
+  }
   const n = obj as Obj;
   const o = old as Obj;
   const errs: ErrorList = [];
-  if (info.kind === 'Secret') errs.push(...validateImmutableField(n.type ?? '', o.type ?? '', FieldPath.root('type')));
+  if (secret) errs.push(...validateImmutableField(n.type ?? '', o.type ?? '', FieldPath.root('type')));
   if (o.immutable === true) {
     if (n.immutable !== true) errs.push(forbidden(FieldPath.root('immutable'), IMMUTABLE_SET));
-    const fields = info.kind === 'ConfigMap' ? ['data', 'binaryData'] : ['data'];
+    const fields = configMap ? ['data', 'binaryData'] : ['data'];
     for (const f of fields) {
       if (JSON.stringify(n[f] ?? {}) !== JSON.stringify(o[f] ?? {}))
         errs.push(forbidden(FieldPath.root(f), IMMUTABLE_SET));

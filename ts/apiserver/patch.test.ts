@@ -55,6 +55,7 @@ describe('jsonPatch (RFC 6902)', () => {
     expect(code(() => jsonPatch({ a: 1 }, [{ op: 'remove', path: '/b' }]))).toBe(422);
     expect(code(() => jsonPatch({ a: 1 }, [{ op: 'replace', path: '/b', value: 1 }]))).toBe(422);
     expect(code(() => jsonPatch({ a: 1 }, { op: 'add' }))).toBe(400);
-    expect(code(() => jsonPatch({ a: 1 }, [{ op: 'frobnicate', path: '/a' }]))).toBe(400);
+    expect(code(() => jsonPatch({ a: 1 }, [{ op: 'frobnicate', path: '/a' }]))).toBe(422);
+    expect(code(() => jsonPatch({ a: 1 }, [1]))).toBe(400);
   });
 });

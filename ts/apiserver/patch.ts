@@ -10,25 +10,52 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 const isObject = (v: unknown): v is { [key: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * `obj[key] = value` as a data property of `obj` itself: keys come from request bodies, and an
+ * assignment to `__proto__` would replace the object's prototype (the key then vanishes from the
+ * JSON) instead of storing the field.
+ */
+export function setOwn(obj: { [key: string]: Json }, key: string, value: Json): void {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** `obj[key]` when `obj` has that key itself; never a value inherited from Object.prototype. */
+export function getOwn(obj: { [key: string]: Json }, key: string): Json | undefined {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
 /** RFC 7386: objects merge recursively, null deletes a key, anything else replaces. */
 export function mergePatch(target: Json, patch: Json): Json {
   if (!isObject(patch)) return patch;
   const out: { [key: string]: Json } = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k] ?? null, v);
+    else setOwn(out, k, mergePatch(getOwn(out, k) ?? null, v));
   }
   return out;
 }
 
-/** 422 for a JSON patch that parsed but does not apply. */
-function unprocessable(message: string): StatusError {
-  return new StatusError({ status: 'Failure', message, reason: 'Invalid', code: 422 });
+/**
+ * 422 for a JSON patch that decoded but does not apply. kube-apiserver (handlers/patch.go
+ * applyJSPatch) answers every failure of jsonpatch's Apply with NewGenericServerResponse(422),
+ * whose message drops the cause: `the server rejected our request due to an error in our request`.
+ * `cause` says what went wrong, for the server's own reading.
+ */
+function unprocessable(cause: string): StatusError {
+  const err = new StatusError({
+    status: 'Failure',
+    message: 'the server rejected our request due to an error in our request',
+    reason: 'Invalid',
+    details: {},
+    code: 422,
+  });
+  err.cause = cause;
+  return err;
 }
 
 function pointer(path: string): string[] {
   if (path === '') return [];
-  if (!path.startsWith('/')) throw newBadRequest(`invalid JSON pointer: ${JSON.stringify(path)}`);
+  if (!path.startsWith('/')) throw unprocessable(`invalid JSON pointer: ${JSON.stringify(path)}`);
   return path
     .slice(1)
     .split('/')
@@ -47,7 +74,7 @@ function canonical(v: Json): Json {
   if (Array.isArray(v)) return v.map(canonical);
   if (isObject(v)) {
     const out: { [key: string]: Json } = {};
-    for (const k of Object.keys(v).sort()) out[k] = canonical(v[k] as Json);
+    for (const k of Object.keys(v).sort()) setOwn(out, k, canonical(v[k] as Json));
     return out;
   }
   return v;
@@ -101,7 +128,7 @@ function addAt(doc: Json, path: string[], value: Json, op: string, replace: bool
     if (replace && !Object.hasOwn(parent, key)) {
       throw unprocessable(`${op} operation does not apply: doc is missing key: /${path.join('/')}`);
     }
-    parent[key] = value;
+    setOwn(parent, key, value);
   } else {
     throw unprocessable(`${op} operation does not apply: doc is missing path: /${path.join('/')}`);
   }
@@ -113,17 +140,29 @@ export function jsonPatch(target: Json, patch: Json): Json {
   if (!Array.isArray(patch)) throw newBadRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let doc = clone(target);
   for (const raw of patch) {
-    if (!isObject(raw)) throw newBadRequest('json: cannot unmarshal into Go value of type jsonpatch.Operation');
-    const op = raw.op;
-    if (typeof op !== 'string') throw newBadRequest('Unexpected kind: unknown');
-    if (typeof raw.path !== 'string') throw newBadRequest(`${op} operation missing path`);
+    if (!isObject(raw)) {
+      const type = Array.isArray(raw)
+        ? 'array'
+        : raw === null
+          ? 'null'
+          : typeof raw === 'boolean'
+            ? 'bool'
+            : typeof raw;
+      // A null element decodes to an empty operation, which then has no kind.
+      if (raw !== null) throw newBadRequest(`json: cannot unmarshal ${type} into Go value of type jsonpatch.Operation`);
+      throw unprocessable('Unexpected kind: unknown');
+    }
+    const op = typeof raw.op === 'string' ? raw.op : 'unknown';
+    if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(op))
+      throw unprocessable(`Unexpected kind: ${op}`);
+    if (typeof raw.path !== 'string') throw unprocessable(`${op} operation missing path`);
     const path = pointer(raw.path);
     const value = (): Json => {
-      if (!Object.hasOwn(raw, 'value')) throw newBadRequest(`${op} operation missing value`);
+      if (!Object.hasOwn(raw, 'value')) throw unprocessable(`${op} operation missing value`);
       return clone(raw.value as Json);
     };
     const from = (): string[] => {
-      if (typeof raw.from !== 'string') throw newBadRequest(`${op} operation missing from`);
+      if (typeof raw.from !== 'string') throw unprocessable(`${op} operation missing from`);
       return pointer(raw.from);
     };
     switch (op) {
@@ -151,7 +190,7 @@ export function jsonPatch(target: Json, patch: Json): Json {
         if (!equal(getAt(doc, path, op), value())) throw unprocessable(`testing value ${raw.path} failed: test failed`);
         break;
       default:
-        throw newBadRequest(`Unexpected kind: ${op}`);
+        throw unprocessable(`Unexpected kind: ${op}`);
     }
   }
   return doc;

@@ -28,10 +28,15 @@ export interface ResourceInfo {
   subresources?: readonly SubresourceName[];
   /** Objects expire this long after creation, updates keep the lease (kube-apiserver --event-ttl for events). */
   ttlSeconds?: number;
+  /**
+   * The version objects are stored in when it is not this one (autoscaling/v1 HPAs are stored as
+   * autoscaling/v2); conversion.ts converts on the way in and out.
+   */
+  storageVersion?: string;
 }
 
 /** The subresources this apiserver serves (subresources.ts). */
-export type SubresourceName = 'binding' | 'eviction' | 'scale' | 'status';
+export type SubresourceName = 'binding' | 'eviction' | 'finalize' | 'log' | 'scale' | 'status' | 'token';
 
 /** How discovery describes a subresource: its kind (group/version when it lives elsewhere) and verbs. */
 export interface SubresourceInfo {
@@ -70,6 +75,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
     shortNames: ['ns'],
     fields: ['spec', 'status'],
     statusOnSubresource: true,
+    subresources: ['finalize'],
   }),
   r({
     group: '',
@@ -96,6 +102,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
     namespaced: true,
     shortNames: ['sa'],
     fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
+    subresources: ['token'],
   }),
   r({
     group: '',
@@ -107,7 +114,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
     categories: ['all'],
     fields: ['spec', 'status'],
     statusOnSubresource: true,
-    subresources: ['binding', 'eviction'],
+    subresources: ['binding', 'eviction', 'log'],
   }),
   r({
     group: '',
@@ -171,6 +178,203 @@ export const RESOURCES: readonly ResourceInfo[] = [
     statusOnSubresource: true,
     subresources: ['scale'],
   }),
+  // Discovery metadata of the kinds below: kube-apiserver 1.32 (pkg/registry/<group>/<kind>/storage
+  // ShortNames()/Categories(), singular names from SingularQualifiedResource).
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'endpoints',
+    singular: 'endpoints',
+    kind: 'Endpoints',
+    namespaced: true,
+    shortNames: ['ep'],
+    fields: ['subsets'],
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'limitranges',
+    kind: 'LimitRange',
+    namespaced: true,
+    shortNames: ['limits'],
+    fields: ['spec'],
+  }),
+  r({
+    group: '',
+    version: 'v1',
+    resource: 'resourcequotas',
+    kind: 'ResourceQuota',
+    namespaced: true,
+    shortNames: ['quota'],
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: 'apps',
+    version: 'v1',
+    resource: 'replicasets',
+    kind: 'ReplicaSet',
+    namespaced: true,
+    shortNames: ['rs'],
+    categories: ['all'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+    subresources: ['scale'],
+  }),
+  r({
+    group: 'apps',
+    version: 'v1',
+    resource: 'daemonsets',
+    kind: 'DaemonSet',
+    namespaced: true,
+    shortNames: ['ds'],
+    categories: ['all'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: 'apps',
+    version: 'v1',
+    resource: 'statefulsets',
+    kind: 'StatefulSet',
+    namespaced: true,
+    shortNames: ['sts'],
+    categories: ['all'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+    subresources: ['scale'],
+  }),
+  r({
+    group: 'batch',
+    version: 'v1',
+    resource: 'jobs',
+    kind: 'Job',
+    namespaced: true,
+    categories: ['all'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: 'batch',
+    version: 'v1',
+    resource: 'cronjobs',
+    kind: 'CronJob',
+    namespaced: true,
+    shortNames: ['cj'],
+    categories: ['all'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: 'coordination.k8s.io',
+    version: 'v1',
+    resource: 'leases',
+    kind: 'Lease',
+    namespaced: true,
+    fields: ['spec'],
+  }),
+  r({
+    group: 'discovery.k8s.io',
+    version: 'v1',
+    resource: 'endpointslices',
+    kind: 'EndpointSlice',
+    namespaced: true,
+    // endpointSliceStrategy: generation 1 on create, +1 when endpoints, ports or addressType change.
+    generation: true,
+    fields: ['addressType', 'endpoints', 'ports'],
+  }),
+  // autoscaling/v2 first: the preferred version, and the one HPAs are stored in.
+  r({
+    group: 'autoscaling',
+    version: 'v2',
+    resource: 'horizontalpodautoscalers',
+    kind: 'HorizontalPodAutoscaler',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: 'autoscaling',
+    version: 'v1',
+    resource: 'horizontalpodautoscalers',
+    kind: 'HorizontalPodAutoscaler',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+    storageVersion: 'v2',
+  }),
+  r({
+    group: 'policy',
+    version: 'v1',
+    resource: 'poddisruptionbudgets',
+    kind: 'PodDisruptionBudget',
+    namespaced: true,
+    shortNames: ['pdb'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
+  r({
+    group: 'scheduling.k8s.io',
+    version: 'v1',
+    resource: 'priorityclasses',
+    kind: 'PriorityClass',
+    namespaced: false,
+    shortNames: ['pc'],
+    fields: ['value', 'globalDefault', 'description', 'preemptionPolicy'],
+  }),
+  r({
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'roles',
+    kind: 'Role',
+    namespaced: true,
+    fields: ['rules'],
+  }),
+  r({
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'rolebindings',
+    kind: 'RoleBinding',
+    namespaced: true,
+    fields: ['subjects', 'roleRef'],
+  }),
+  r({
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'clusterroles',
+    kind: 'ClusterRole',
+    namespaced: false,
+    fields: ['rules', 'aggregationRule'],
+  }),
+  r({
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    resource: 'clusterrolebindings',
+    kind: 'ClusterRoleBinding',
+    namespaced: false,
+    fields: ['subjects', 'roleRef'],
+  }),
+  // Create-only and never stored (scheduling-explanation.ts answers it from the live scheduler).
+  r({
+    group: 'scheduling.kubewasm.io',
+    version: 'v1alpha1',
+    resource: 'schedulingexplanations',
+    kind: 'SchedulingExplanation',
+    namespaced: false,
+    fields: ['spec', 'status'],
+  }),
 ];
 
 const SUBRESOURCE_VERBS = ['get', 'patch', 'update'] as const;
@@ -186,8 +390,15 @@ export function subresourcesOf(info: ResourceInfo): SubresourceInfo[] {
     if (name === 'eviction') {
       out.push({ name, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
     }
+    // namespaces/finalize: PUT only (pkg/registry/core/namespace/storage FinalizeREST).
+    if (name === 'finalize') out.push({ name, group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] });
     if (name === 'scale')
       out.push({ name, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUBRESOURCE_VERBS });
+    // pods/log (kind Pod, get) and serviceaccounts/token (TokenRequest, create), as kube-apiserver lists them.
+    if (name === 'log') out.push({ name, group: '', version: 'v1', kind: 'Pod', verbs: ['get'] });
+    if (name === 'token') {
+      out.push({ name, group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] });
+    }
   }
   if (info.statusOnSubresource) {
     out.push({ name: 'status', group: info.group, version: info.version, kind: info.kind, verbs: SUBRESOURCE_VERBS });
@@ -203,6 +414,20 @@ export function groupVersion(info: Pick<ResourceInfo, 'group' | 'version'>): str
 /** The resource served at group/version/resource, if any. */
 export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {
   return RESOURCES.find((x) => x.group === group && x.version === version && x.resource === resource);
+}
+
+/**
+ * The served groups with their versions, preferred version first, in discovery order:
+ * `[{group:'', versions:['v1']}, …, {group:'autoscaling', versions:['v2','v1']}, …]`.
+ */
+export function groups(): { group: string; versions: string[] }[] {
+  const out: { group: string; versions: string[] }[] = [];
+  for (const gv of groupVersions()) {
+    const g = out.find((x) => x.group === gv.group);
+    if (g === undefined) out.push({ group: gv.group, versions: [gv.version] });
+    else g.versions.push(gv.version);
+  }
+  return out;
 }
 
 /** The served group versions, in discovery order: `[{group:'', version:'v1'}, {group:'apps', …}]`. */

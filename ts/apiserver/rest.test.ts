@@ -37,7 +37,10 @@ describe('create', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web' },
-      spec: { selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [] } } },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
       status: { replicas: 9 },
     });
     expect(res.status).toBe(201);
@@ -84,7 +87,10 @@ describe('create', () => {
     });
     const d = await json('POST', '/apis/apps/v1/namespaces/team-a/deployments', {
       metadata: { name: 'd' },
-      spec: { template: { spec: { containers: [{ name: 'a', image: 'nginx:latest' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'd' } },
+        template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'a', image: 'nginx:latest' }] } },
+      },
     });
     expect(d.body.spec).toMatchObject({
       template: { spec: { restartPolicy: 'Always', containers: [{ imagePullPolicy: 'Always' }] } },
@@ -145,6 +151,7 @@ describe('create', () => {
     expect((await json('POST', CM, '{not json')).status).toBe(400);
   });
 
+  // In document order, as Go's decoder meets them (metadata keeps its place before spec).
   it('honours fieldValidation for unknown top-level and metadata fields', async () => {
     const { json, call, storage } = await testServer();
     const before = await storage.currentRevision();
@@ -155,7 +162,7 @@ describe('create', () => {
     });
     expect(strict.status).toBe(400);
     expect(strict.body.message).toBe(
-      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "spec", unknown field "metadata.colour"',
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.colour", unknown field "spec"',
     );
     expect(await storage.currentRevision()).toBe(before);
     const warn = await call('POST', `${CM}?fieldValidation=Warn`, { ...cm('w'), spec: {} });
@@ -265,8 +272,9 @@ describe('get and list', () => {
     const exact = await json('GET', `${CM}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
     expect((exact.body.items as unknown[]).length).toBe(1);
     expect((exact.body.metadata as { resourceVersion: string }).resourceVersion).toBe(rv);
-    expect((await json('GET', `${CM}?resourceVersion=0&resourceVersionMatch=Exact`)).status).toBe(400);
-    expect((await json('GET', `${CM}?resourceVersionMatch=NotOlderThan`)).status).toBe(400);
+    // ValidateListOptions failures are 422 Invalid ListOptions (handlers/get.go).
+    expect((await json('GET', `${CM}?resourceVersion=0&resourceVersionMatch=Exact`)).status).toBe(422);
+    expect((await json('GET', `${CM}?resourceVersionMatch=NotOlderThan`)).status).toBe(422);
     expect((await json('GET', `${CM}?resourceVersion=abc`)).status).toBe(400);
     await storage.compact(await storage.currentRevision());
     const gone = await json('GET', `${CM}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
@@ -332,7 +340,14 @@ describe('update and patch', () => {
   it('bumps generation on a spec change only and keeps the stored status', async () => {
     const { json } = await testServer();
     const path = '/apis/apps/v1/namespaces/team-a/deployments';
-    await json('POST', path, { metadata: { name: 'web' }, spec: { replicas: 1 } });
+    await json('POST', path, {
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    });
     const labelled = await json('PATCH', `${path}/web`, '{"metadata":{"labels":{"x":"y"}}}', {
       'Content-Type': 'application/merge-patch+json',
     });
@@ -374,7 +389,9 @@ describe('update and patch', () => {
       metadata: { name: 'web' },
       spec: {
         replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
         template: {
+          metadata: { labels: { app: 'web' } },
           spec: {
             containers: [
               { name: 'a', image: 'x:1' },

@@ -4,12 +4,20 @@
  * update, patch, delete. Watch is in watch.ts. Every storage error becomes a Status through
  * interpretStorageError.
  */
-import type { DeleteOptions, KubeObject, ObjectMeta } from '../api/meta.js';
+import {
+  type DeleteOptions,
+  FINALIZER_DELETE_DEPENDENTS,
+  FINALIZER_ORPHAN_DEPENDENTS,
+  type KubeObject,
+  type ObjectMeta,
+  type Preconditions,
+} from '../api/meta.js';
 import {
   type GroupResource,
   newBadRequest,
   newConflict,
   newInvalid,
+  newMethodNotSupported,
   newNotFound,
   newUnsupportedMediaType,
   StatusError,
@@ -29,21 +37,46 @@ import {
 } from '../api/validation/request-namespace.js';
 import type { Clock } from '../sim/clock.js';
 import type { Storage, StoredObject } from '../storage/storage.js';
-import { decodeStored, encodeForStorage, parseJsonObject } from './codec.js';
-import { checkUnknownFields, type FieldValidation } from './field-validation.js';
+import {
+  type AllocationTxn,
+  prepareServiceCreate,
+  prepareServiceUpdate,
+  type ServiceAllocators,
+} from './allocators/service-allocation.js';
+import { decodeStored, type Encoded, encodeForStorage, encodeStored, parseJsonObject, storedAnswer } from './codec.js';
+import { checkUnknownFields, type FieldValidation, withPatchSource, withRawJson } from './field-validation.js';
 import { validateKind, validateKindUpdate } from './kind-validation.js';
 import { generateName, newUid, rfc3339 } from './names.js';
+import {
+  admitCreate,
+  admitDelete,
+  isNamespaceResource,
+  markNamespaceTerminating,
+  prepareNamespaceCreate,
+  prepareNamespaceUpdate,
+  shouldDeleteDuringUpdate,
+  specFinalizers,
+  validateNamespaceFinalizers,
+} from './namespace-lifecycle.js';
 import { type Json, jsonPatch, mergePatch } from './patch.js';
 import { getReadAt, listReadAt, parseSelectors, selects } from './read-options.js';
-import { collectionPrefix, findResource, groupVersion, objectKey, type ResourceInfo } from './resources.js';
+import { collectionPrefix, groupVersion, objectKey, type ResourceInfo } from './resources.js';
 import { jsonResponse } from './response.js';
 import { strategicMergePatch } from './strategic-merge.js';
-import { prepareForCreate, prepareForStatusUpdate, prepareForUpdate, specChanged } from './strategy.js';
+import {
+  prepareForCreate,
+  prepareForStatusUpdate,
+  prepareForUpdate,
+  refuseSystemPriorityClassDelete,
+  specChanged,
+} from './strategy.js';
 import { toTable, wantsTable } from './table.js';
 
 export interface RestContext {
   storage: Storage;
   clock: Clock;
+  /** ClusterIP and NodePort allocation for Services (allocators/); absent: Services get none. */
+  services?: ServiceAllocators;
 }
 
 /** One resource request, after routing. */
@@ -157,14 +190,13 @@ export function objectResponse(
   return jsonResponse(status, obj, { warnings });
 }
 
-/** NamespaceLifecycle admission: namespaced objects need an existing namespace. */
-async function requireNamespace(ctx: RestContext, info: ResourceInfo, namespace: string): Promise<void> {
-  if (!info.namespaced) return;
-  const nsInfo = findResource('', 'v1', 'namespaces') as ResourceInfo;
-  const ns = await storageCall('get', nsInfo, namespace, () =>
-    ctx.storage.get(objectKey(nsInfo, '', namespace), { ignoreNotFound: true }),
-  );
-  if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
+const isServices = (info: ResourceInfo): boolean => info.group === '' && info.resource === 'services';
+
+/** The Service allocations of a create (none for other kinds); awaits the allocators' repair. */
+async function allocateOnCreate(ctx: RestContext, info: ResourceInfo, obj: KubeObject, dryRun: boolean) {
+  if (!isServices(info) || ctx.services === undefined) return undefined;
+  await ctx.services.ready();
+  return ctx.services.allocateCreate(obj, dryRun);
 }
 
 /** POST to a collection. */
@@ -177,7 +209,7 @@ export async function createObject(ctx: RestContext, req: ResourceRequest, bodyT
   const warnings = checkUnknownFields(info, body, fieldValidation(opts));
   const meta = metaOf(body);
   ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, info.namespaced), meta);
-  await requireNamespace(ctx, info, req.namespace);
+  await admitCreate(ctx.storage, info, req.namespace, meta);
 
   // BeforeCreate: the system fields are the server's.
   const obj = body as KubeObject;
@@ -191,24 +223,38 @@ export async function createObject(ctx: RestContext, req: ResourceRequest, bodyT
   if (info.generation) meta.generation = 1;
   else delete meta.generation;
   prepareForCreate(info, obj);
+  prepareNamespaceCreate(info, obj);
+  if (isServices(info)) prepareServiceCreate(obj);
 
   const name = meta.name ?? '';
   const gk = { group: info.group, kind: info.kind };
-  const errs = [...validateBuiltinObjectMeta(meta, ruleOf(info)), ...validateKind(info, obj)];
+  const errs = [
+    ...validateBuiltinObjectMeta(meta, ruleOf(info)),
+    ...validateKind(info, obj),
+    ...(isNamespaceResource(info) ? validateNamespaceFinalizers(obj) : []),
+  ];
   if (errs.length > 0) throw newInvalid(gk, name, errs);
   const common = validateCommonCreate(meta, info.namespaced);
   if (common.length > 0) throw newInvalid(gk, name, common);
 
+  // The Service REST allocates after validation; a failed write gives everything back.
+  const txn = await allocateOnCreate(ctx, info, obj, isDryRun(opts));
   if (isDryRun(opts)) return objectResponse(ctx, req, 201, obj, warnings);
   const key = objectKey(info, req.namespace, name);
-  const stored = await storageCall('create', info, name, () =>
-    ctx.storage.create(
-      key,
-      encodeForStorage(obj),
-      info.ttlSeconds === undefined ? {} : { ttlSeconds: info.ttlSeconds },
-    ),
-  );
-  return objectResponse(ctx, req, 201, decodeStored(stored), warnings);
+  const written = encodeStored(obj);
+  let stored: StoredObject;
+  try {
+    stored = await storageCall('create', info, name, () =>
+      ctx.storage.create(key, written.bytes, info.ttlSeconds === undefined ? {} : { ttlSeconds: info.ttlSeconds }),
+    );
+  } catch (err) {
+    txn?.revert();
+    throw err;
+  }
+  txn?.commit();
+  // A Table is made from the object as decoded; JSON answers need not parse what was just written.
+  const created = wantsTable(req.accept) ? decodeStored(stored) : storedAnswer(written, stored);
+  return objectResponse(ctx, req, 201, created, warnings);
 }
 
 /** GET of one object. */
@@ -254,8 +300,11 @@ export async function listObjects(ctx: RestContext, req: ResourceRequest): Promi
   return jsonResponse(200, { kind: `${info.kind}List`, apiVersion: groupVersion(info), metadata, items });
 }
 
-/** Which strategy an update goes through: the main resource's, or the status subresource's. */
-export type UpdateMode = 'main' | 'status';
+/**
+ * Which strategy an update goes through: the main resource's, the status subresource's, or
+ * `namespaces/<name>/finalize`'s (namespace-lifecycle.ts).
+ */
+export type UpdateMode = 'main' | 'status' | 'finalize';
 
 /** Thrown out of guaranteedUpdate to skip the write (no change, or dry run) and answer with `obj`. */
 class SkipWrite {
@@ -279,9 +328,18 @@ export async function updateWith(
   const gk = { group: info.group, kind: info.kind };
   let warnings: string[] = [];
   let result: KubeObject | undefined;
+  // Service allocations of the attempt in flight; a retried attempt gives the previous ones back.
+  let txn: AllocationTxn | undefined;
+  const services = mode === 'main' && isServices(info) ? ctx.services : undefined;
+  await services?.ready();
+  let previous: KubeObject | undefined;
+  // What the attempt in flight wrote: the answer is made from it (storedAnswer).
+  let written: Encoded | undefined;
   try {
     const stored = await storageCall('update', info, name, () =>
       ctx.storage.guaranteedUpdate(key, (current: StoredObject | undefined) => {
+        txn?.revert();
+        txn = undefined;
         if (current === undefined) throw newNotFound(gr(info), name);
         const old = decodeStored(current);
         const oldMeta = old.metadata ?? {};
@@ -302,28 +360,45 @@ export async function updateWith(
         carryOverSystemMeta(meta, oldMeta);
         if (mode === 'status') prepareForStatusUpdate(info, obj, old);
         else prepareForUpdate(info, obj, old);
+        prepareNamespaceUpdate(info, obj, old, mode);
+        if (mode === 'main' && isServices(info)) prepareServiceUpdate(obj, old);
         if (info.generation && specChanged(obj, old)) meta.generation = (oldMeta.generation ?? 0) + 1;
         const errs = [
           ...validateCommonUpdate(meta, oldMeta, info.namespaced),
           ...validateBuiltinObjectMetaUpdate(meta, oldMeta, ruleOf(info)),
           ...validateBuiltinObjectMeta(meta, ruleOf(info)),
-          ...validateKindUpdate(info, obj, old),
+          ...validateKindUpdate(info, obj, old, mode),
+          ...(isNamespaceResource(info) ? validateNamespaceFinalizers(obj) : []),
         ];
         if (errs.length > 0) throw newInvalid(gk, name, errs);
-        const bytes = encodeForStorage(obj);
+        if (services !== undefined) txn = services.allocateUpdate(obj, old, isDryRun(opts));
+        previous = old;
+        written = encodeStored(obj);
+        const bytes = written.bytes;
         if (isDryRun(opts) || sameBytes(bytes, current.value)) throw new SkipWrite(isDryRun(opts) ? obj : old);
         return bytes;
       }),
     );
-    result = decodeStored(stored);
+    result = written === undefined || wantsTable(req.accept) ? decodeStored(stored) : storedAnswer(written, stored);
   } catch (err) {
+    (txn as AllocationTxn | undefined)?.revert();
     if (err instanceof SkipWrite) return { obj: err.obj, warnings };
     throw err;
   }
-  // The last finalizer removed from an object being deleted: it goes now.
-  const meta = result.metadata ?? {};
-  if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
-    await storageCall('delete', info, name, () => ctx.storage.delete(key));
+  (txn as AllocationTxn | undefined)?.commit();
+  // store.go ShouldDeleteDuringUpdate: the last finalizer gone from an object being deleted with
+  // no grace period left deletes it, if nothing changed it meanwhile.
+  if (previous !== undefined && shouldDeleteDuringUpdate(info, result, previous)) {
+    const revision = BigInt(result.metadata?.resourceVersion ?? '0');
+    try {
+      const deleted = await storageCall('delete', info, name, () =>
+        ctx.storage.delete(key, { preconditions: { revision } }),
+      );
+      await releaseAllocations(ctx, info, decodeStored(deleted));
+    } catch (err) {
+      // Changed or deleted meanwhile: whoever did that sees to the rest.
+      if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+    }
   }
   return { obj: result, warnings };
 }
@@ -344,7 +419,14 @@ export async function updateObject(
   const opts = writeOptions(req.query);
   checkOptions('UpdateOptions', opts);
   const body = parseJsonObject(bodyText);
-  const { obj, warnings } = await updateWith(ctx, req, opts, () => structuredClone(body), mode);
+  // Each attempt edits its own copy; the first takes the body parsed above, a retry parses it again.
+  let unused: Record<string, unknown> | undefined = body;
+  const next = () => {
+    const copy = unused ?? parseJsonObject(bodyText);
+    unused = undefined;
+    return withRawJson(copy, bodyText);
+  };
+  const { obj, warnings } = await updateWith(ctx, req, opts, next, mode);
   return objectResponse(ctx, req, 200, obj, warnings);
 }
 
@@ -364,7 +446,13 @@ export async function patchObject(
   mode: UpdateMode = 'main',
 ): Promise<Response> {
   const { patchType, patch, opts } = parsePatchRequest(req, contentType, bodyText);
-  const { obj, warnings } = await updateWith(ctx, req, opts, (old) => applyPatch(patchType, old, patch), mode);
+  const { obj, warnings } = await updateWith(
+    ctx,
+    req,
+    opts,
+    (old) => withPatchSource(applyPatch(patchType, old, patch), patchType, bodyText),
+    mode,
+  );
   return objectResponse(ctx, req, 200, obj, warnings);
 }
 
@@ -406,6 +494,8 @@ export function deleteOptions(query: URLSearchParams, bodyText: string): DeleteO
   if (policy !== null) opts.propagationPolicy = policy as NonNullable<DeleteOptions['propagationPolicy']>;
   const grace = query.get('gracePeriodSeconds');
   if (grace !== null) opts.gracePeriodSeconds = Number(grace);
+  const orphan = query.get('orphanDependents');
+  if (orphan !== null) opts.orphanDependents = orphan === 'true';
   const dryRun = query.getAll('dryRun');
   if (dryRun.length > 0) opts.dryRun = dryRun;
   const errs = validateDeleteOptions(opts);
@@ -413,21 +503,20 @@ export function deleteOptions(query: URLSearchParams, bodyText: string): DeleteO
   return opts;
 }
 
-/**
- * DELETE of one object: the object is removed and returned; with finalizers it only gets a
- * deletionTimestamp and stays until the last finalizer is removed. propagationPolicy is accepted
- * but there is no garbage collector yet, so dependents are left alone.
- */
+/** DELETE of one object: the object as deleted, or as marked for deletion when it stays for now. */
 export async function deleteObject(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<Response> {
   return objectResponse(ctx, req, 200, await deleteOne(ctx, req, deleteOptions(req.query, bodyText)));
 }
 
 /**
- * DELETE of a collection: every object the label and field selectors pick, each as a single
- * DELETE would; answers with the list of what was deleted (or marked for deletion).
+ * DELETE of a collection (store.go DeleteCollection): every object the label and field selectors
+ * pick, each as a single DELETE with its own copy of the options; answers with the list of what was
+ * deleted or marked for deletion.
  */
 export async function deleteCollection(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<Response> {
   const { info } = req;
+  // The namespace REST has no DeleteCollection (pkg/registry/core/namespace/storage).
+  if (isNamespaceResource(info)) throw newMethodNotSupported(gr(info), 'deletecollection');
   const opts = deleteOptions(req.query, bodyText);
   const selectors = parseSelectors(info, req.query);
   const page = await storageCall('list', info, '', () => ctx.storage.list(collectionPrefix(info, req.namespace)));
@@ -435,8 +524,9 @@ export async function deleteCollection(ctx: RestContext, req: ResourceRequest, b
   for (const stored of page.items) {
     const obj = decodeStored(stored);
     if (!selects(info, selectors, obj)) continue;
+    const namespace = info.namespaced ? (obj.metadata?.namespace ?? req.namespace) : '';
     try {
-      items.push(await deleteOne(ctx, { ...req, name: obj.metadata?.name ?? '' }, opts));
+      items.push(await deleteOne(ctx, { ...req, namespace, name: obj.metadata?.name ?? '' }, structuredClone(opts)));
     } catch (err) {
       // Deleted meanwhile: nothing left to do for this one.
       if (!(err instanceof StatusError && err.code === 404)) throw err;
@@ -451,49 +541,300 @@ export async function deleteCollection(ctx: RestContext, req: ResourceRequest, b
   });
 }
 
+/** The Service allocations of an object that is gone (after the repair, which may still hold them). */
+async function releaseAllocations(ctx: RestContext, info: ResourceInfo, obj: KubeObject): Promise<void> {
+  if (!isServices(info) || ctx.services === undefined) return;
+  await ctx.services.ready();
+  ctx.services.release(obj);
+}
+
+// Thrown out of the graceful-deletion update (store.go errAlreadyDeleting / errDeleteNow).
+class AlreadyDeleting {}
+class DeleteNow {}
+
+/**
+ * The storage preconditions (storage.Preconditions.Check), run against the object being changed:
+ * `Precondition failed: UID in precondition: …` as a Conflict on the resource.
+ */
+function checkStoragePreconditions(info: ResourceInfo, name: string, obj: KubeObject, p: Preconditions): void {
+  const meta = obj.metadata ?? {};
+  if (p.uid !== undefined && p.uid !== meta.uid) {
+    throw newConflict(
+      gr(info),
+      name,
+      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''}`,
+    );
+  }
+  if (p.resourceVersion !== undefined && p.resourceVersion !== meta.resourceVersion) {
+    throw newConflict(
+      gr(info),
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+    );
+  }
+}
+
+/** metav1.Time plus seconds, at the second precision the wire has. */
+const timePlus = (ms: number, seconds: number): string => rfc3339(ms + seconds * 1000);
+
+/**
+ * rest.BeforeDelete (staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go, v1.32) with the
+ * pod strategy's CheckGracefulDelete: checks the preconditions (Conflict on the Kind), and for pods
+ * (the one kind here with graceful deletion) sets deletionTimestamp = now + grace and
+ * deletionGracePeriodSeconds on `obj`, or shortens a pending grace period. Mutates `obj` and
+ * `options.gracePeriodSeconds` as Kubernetes does.
+ */
+export function beforeDelete(
+  info: ResourceInfo,
+  obj: KubeObject,
+  options: DeleteOptions,
+  nowMs: number,
+): { graceful: boolean; pending: boolean } {
+  obj.metadata ??= {};
+  const meta = obj.metadata;
+  const kindResource = { group: info.group, resource: info.kind };
+  const p = options.preconditions;
+  if (p?.uid !== undefined && p.uid !== meta.uid) {
+    throw newConflict(
+      kindResource,
+      meta.name ?? '',
+      `the UID in the precondition (${p.uid}) does not match the UID in record (${meta.uid ?? ''}). The object might have been deleted and then recreated`,
+    );
+  }
+  if (p?.resourceVersion !== undefined && p.resourceVersion !== meta.resourceVersion) {
+    throw newConflict(
+      kindResource,
+      meta.name ?? '',
+      `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion ?? ''}). The object might have been modified`,
+    );
+  }
+  // Negative values are treated as 1s on the delete path.
+  if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) options.gracePeriodSeconds = 1;
+  if (typeof meta.deletionGracePeriodSeconds === 'number' && meta.deletionGracePeriodSeconds < 0) {
+    meta.deletionGracePeriodSeconds = 1;
+  }
+  const isPod = info.group === '' && info.resource === 'pods';
+  if (!isPod) return { graceful: false, pending: false };
+  if (meta.deletionTimestamp) {
+    const existing = meta.deletionGracePeriodSeconds;
+    // A deletion whose grace period is 0 (or unset) may proceed at once.
+    if (existing === undefined || existing === null || existing === 0) return { graceful: false, pending: false };
+    if (options.gracePeriodSeconds !== undefined) {
+      let period = options.gracePeriodSeconds;
+      if (period >= existing) return { graceful: false, pending: true };
+      // Only a shorter grace period may be given: move the timestamp back, never into the past.
+      let at = Date.parse(meta.deletionTimestamp) - existing * 1000 + period * 1000;
+      if (at < nowMs) {
+        at = nowMs;
+        if (period !== 0) period = 1;
+      }
+      meta.deletionTimestamp = rfc3339(at);
+      meta.deletionGracePeriodSeconds = period;
+      return { graceful: true, pending: false };
+    }
+    options.gracePeriodSeconds = existing;
+    return { graceful: false, pending: true };
+  }
+  // podStrategy.CheckGracefulDelete: the requested period, else spec.terminationGracePeriodSeconds;
+  // 0 for a pod never scheduled or already terminated.
+  const pod = obj as KubeObject & {
+    spec?: { terminationGracePeriodSeconds?: number; nodeName?: string };
+    status?: { phase?: string };
+  };
+  let period = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
+  if ((pod.spec?.nodeName ?? '') === '') period = 0;
+  if (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded') period = 0;
+  options.gracePeriodSeconds = period;
+  meta.deletionTimestamp = timePlus(nowMs, period);
+  meta.deletionGracePeriodSeconds = period;
+  if ((meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+  return { graceful: true, pending: false };
+}
+
+/**
+ * deletionFinalizersForGarbageCollection: the `orphan` / `foregroundDeletion` finalizers the options
+ * (orphanDependents, then propagationPolicy), else the object's own finalizers, call for. Events
+ * opt out of garbage collection (GarbageCollectionPolicy Unsupported).
+ */
+export function gcFinalizers(
+  info: ResourceInfo,
+  meta: ObjectMeta,
+  options: DeleteOptions,
+): { changed: boolean; finalizers: string[] } {
+  const current = meta.finalizers ?? [];
+  if (info.group === '' && info.resource === 'events') return { changed: false, finalizers: current };
+  const policy = options.propagationPolicy;
+  // The object's own GC finalizer (the first of the two) decides when the options do not.
+  const own = current.find((f) => f === FINALIZER_ORPHAN_DEPENDENTS || f === FINALIZER_DELETE_DEPENDENTS);
+  // jobStrategy.DefaultGarbageCollectionPolicy: batch/v1 Jobs orphan by default "for back compatibility".
+  const defaultOrphan = info.group === 'batch' && info.version === 'v1' && info.resource === 'jobs';
+  const orphan =
+    options.orphanDependents !== undefined
+      ? options.orphanDependents
+      : policy !== undefined
+        ? policy === 'Orphan'
+        : own !== undefined
+          ? own === FINALIZER_ORPHAN_DEPENDENTS
+          : defaultOrphan;
+  const foreground =
+    options.orphanDependents !== undefined
+      ? false
+      : policy !== undefined
+        ? policy === 'Foreground'
+        : own === FINALIZER_DELETE_DEPENDENTS;
+  const finalizers = current.filter((f) => f !== FINALIZER_ORPHAN_DEPENDENTS && f !== FINALIZER_DELETE_DEPENDENTS);
+  if (orphan) finalizers.push(FINALIZER_ORPHAN_DEPENDENTS);
+  if (foreground) finalizers.push(FINALIZER_DELETE_DEPENDENTS);
+  const same = new Set(current).size === new Set(finalizers).size && finalizers.every((f) => current.includes(f));
+  return same ? { changed: false, finalizers: current } : { changed: true, finalizers };
+}
+
+/**
+ * markAsDeleting: deletionTimestamp now (unless an earlier one is set), deletionGracePeriodSeconds 0,
+ * and a generation bump the first time.
+ */
+function markAsDeleting(meta: ObjectMeta, nowMs: number): void {
+  if (!meta.deletionTimestamp && (meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+  if (!meta.deletionTimestamp || Date.parse(meta.deletionTimestamp) > nowMs) meta.deletionTimestamp = rfc3339(nowMs);
+  meta.deletionGracePeriodSeconds = 0;
+}
+
+/**
+ * A DELETE as store.go Delete does it: preconditions and graceful deletion (BeforeDelete), the GC
+ * finalizers, then either an update (the object keeps a deletionTimestamp while finalizers or a
+ * grace period remain) or the removal. The answer is the object as deleted or as marked; a dry run
+ * changes nothing. Namespaces go through their own first step (namespace-lifecycle.ts).
+ */
 export async function deleteOne(ctx: RestContext, req: ResourceRequest, opts: DeleteOptions): Promise<KubeObject> {
   const { info, name } = req;
+  admitDelete(info, name);
+  refuseSystemPriorityClassDelete(info, name);
   const key = objectKey(info, req.namespace, name);
-  const checkPreconditions = (obj: KubeObject): void => {
-    const p = opts.preconditions;
-    const meta = obj.metadata ?? {};
-    if (p?.uid !== undefined && p.uid !== meta.uid) {
-      throw newConflict(
-        gr(info),
-        name,
-        `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid ?? ''}`,
-      );
-    }
-    if (p?.resourceVersion !== undefined && p.resourceVersion !== meta.resourceVersion) {
-      throw newConflict(
-        gr(info),
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
-      );
-    }
-  };
   const current = await storageCall('get', info, name, () => ctx.storage.get(key));
   if (current === undefined) throw newNotFound(gr(info), name);
   const obj = decodeStored(current);
-  checkPreconditions(obj);
-  if (isDryRun(opts)) return obj;
-  if ((obj.metadata?.finalizers ?? []).length > 0) {
-    const { obj: marked } = await updateWith(ctx, req, {}, (old) => {
-      const next = structuredClone(old) as KubeObject;
-      const meta = next.metadata ?? {};
-      if (!meta.deletionTimestamp) {
-        // carryOverSystemMeta keeps the stored timestamp, so set it on the stored side too.
-        (old.metadata ?? {}).deletionTimestamp = rfc3339(ctx.clock.now());
-        (old.metadata ?? {}).deletionGracePeriodSeconds = 0;
-        meta.deletionTimestamp = old.metadata?.deletionTimestamp ?? null;
-        meta.deletionGracePeriodSeconds = 0;
+  if (isNamespaceResource(info)) return deleteNamespace(ctx, req, opts, obj);
+  return storeDelete(ctx, req, structuredClone(opts), obj);
+}
+
+/** store.go Delete after the Get. `options` is the request's own copy (BeforeDelete changes it). */
+async function storeDelete(
+  ctx: RestContext,
+  req: ResourceRequest,
+  options: DeleteOptions,
+  read: KubeObject,
+): Promise<KubeObject> {
+  const { info, name } = req;
+  const key = objectKey(info, req.namespace, name);
+  const dryRun = isDryRun(options);
+  const obj = structuredClone(read);
+  const { graceful, pending } = beforeDelete(info, obj, options, ctx.clock.now());
+  // Finalizers cannot be changed through DeleteOptions once a graceful deletion is pending.
+  if (pending) return read;
+  const pendingFinalizers = (obj.metadata?.finalizers ?? []).length > 0;
+  const { changed } = gcFinalizers(info, obj.metadata ?? {}, options);
+  const preconditions: Preconditions = { ...(options.preconditions ?? {}) };
+
+  if (graceful || pendingFinalizers || changed) {
+    // updateForGracefulDeletionAndFinalizers.
+    let lastGraceful = 0;
+    let finalizersLeft = false;
+    const tryUpdate = (stored: StoredObject | undefined): Uint8Array => {
+      if (stored === undefined) throw newNotFound(gr(info), name);
+      const existing = decodeStored(stored);
+      checkStoragePreconditions(info, name, existing, preconditions);
+      const attempt = structuredClone(options);
+      const step = beforeDelete(info, existing, attempt, ctx.clock.now());
+      if (step.pending) throw new AlreadyDeleting();
+      existing.metadata ??= {};
+      const meta = existing.metadata;
+      const gc = gcFinalizers(info, meta, attempt);
+      if (gc.changed) {
+        if (gc.finalizers.length > 0) meta.finalizers = gc.finalizers;
+        else delete meta.finalizers;
       }
-      return next as Record<string, unknown>;
-    });
-    return marked;
+      finalizersLeft = (meta.finalizers ?? []).length > 0;
+      if (!step.graceful) {
+        if (!finalizersLeft) throw new DeleteNow();
+        markAsDeleting(meta, ctx.clock.now());
+        return encodeForStorage(existing);
+      }
+      lastGraceful = attempt.gracePeriodSeconds ?? 0;
+      return encodeForStorage(existing);
+    };
+    let out: KubeObject | undefined;
+    try {
+      if (dryRun) {
+        const stored = await storageCall('get', info, name, () => ctx.storage.get(key));
+        const bytes = tryUpdate(stored);
+        out = decodeStored({ value: bytes, revision: (stored as StoredObject).revision });
+      } else {
+        out = decodeStored(await storageCall('update', info, name, () => ctx.storage.guaranteedUpdate(key, tryUpdate)));
+      }
+    } catch (err) {
+      if (err instanceof AlreadyDeleting) return read;
+      if (!(err instanceof DeleteNow)) throw err;
+    }
+    if (out !== undefined) {
+      // Finalizers or a grace period left: the object stays, marked.
+      if (finalizersLeft || lastGraceful > 0) return out;
+      if (dryRun) return out;
+      // A graceless delete: from here on the object at its new version goes.
+      if (preconditions.resourceVersion !== undefined)
+        preconditions.resourceVersion = out.metadata?.resourceVersion ?? '';
+    }
   }
-  const deleted = await storageCall('delete', info, name, () =>
-    ctx.storage.delete(key, { validate: (c) => checkPreconditions(decodeStored(c)) }),
-  );
-  return decodeStored(deleted);
+  if (dryRun) return read;
+  try {
+    const deleted = decodeStored(
+      await storageCall('delete', info, name, () =>
+        ctx.storage.delete(key, {
+          validate: (c) => checkStoragePreconditions(info, name, decodeStored(c), preconditions),
+        }),
+      ),
+    );
+    await releaseAllocations(ctx, info, deleted);
+    return deleted;
+  } catch (err) {
+    // The graceless race of kubernetes#19403: someone else deleted it first.
+    if (err instanceof StatusError && err.code === 404 && graceful) return obj;
+    throw err;
+  }
+}
+
+/**
+ * The namespace REST Delete (pkg/registry/core/namespace/storage/storage.go): preconditions with
+ * its own messages; the first DELETE marks the namespace Terminating (with the GC finalizers the
+ * options ask for) and answers it; later ones delete it only once spec.finalizers is empty.
+ */
+async function deleteNamespace(
+  ctx: RestContext,
+  req: ResourceRequest,
+  opts: DeleteOptions,
+  ns: KubeObject,
+): Promise<KubeObject> {
+  const { info, name } = req;
+  const meta = ns.metadata ?? {};
+  const uid = opts.preconditions?.uid ?? meta.uid ?? '';
+  checkStoragePreconditions(info, name, ns, { ...opts.preconditions, uid });
+  const preconditions: Preconditions = { uid };
+  if (opts.preconditions?.resourceVersion !== undefined)
+    preconditions.resourceVersion = opts.preconditions.resourceVersion;
+  if (!meta.deletionTimestamp) {
+    const key = objectKey(info, '', name);
+    const mark = (stored: StoredObject | undefined): Uint8Array => {
+      if (stored === undefined) throw newNotFound(gr(info), name);
+      const existing = decodeStored(stored);
+      checkStoragePreconditions(info, name, existing, preconditions);
+      return encodeForStorage(markNamespaceTerminating(existing, opts, rfc3339(ctx.clock.now())));
+    };
+    if (isDryRun(opts)) {
+      const stored = await storageCall('get', info, name, () => ctx.storage.get(key));
+      return decodeStored({ value: mark(stored), revision: (stored as StoredObject).revision });
+    }
+    return decodeStored(await storageCall('update', info, name, () => ctx.storage.guaranteedUpdate(key, mark)));
+  }
+  // Content is still being removed: the namespace controller finalizes it when done.
+  if (specFinalizers(ns).length > 0) return ns;
+  return storeDelete(ctx, req, { ...structuredClone(opts), preconditions }, ns);
 }

@@ -44,28 +44,37 @@ describe('discovery', () => {
     });
     expect((await json('GET', '/apis')).body).toMatchObject({
       kind: 'APIGroupList',
-      groups: [{ name: 'apps', preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } }],
+      groups: expect.arrayContaining([
+        expect.objectContaining({ name: 'apps', preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } }),
+      ]),
     });
     const core = (await json('GET', '/api/v1')).body as { resources: { name: string; namespaced: boolean }[] };
     expect(core.resources.map((r) => r.name)).toEqual([
       'namespaces',
+      'namespaces/finalize',
       'namespaces/status',
       'configmaps',
       'secrets',
       'serviceaccounts',
+      'serviceaccounts/token',
       'pods',
       'pods/binding',
       'pods/eviction',
+      'pods/log',
       'pods/status',
       'nodes',
       'nodes/status',
       'services',
       'services/status',
       'events',
+      'endpoints',
+      'limitranges',
+      'resourcequotas',
+      'resourcequotas/status',
     ]);
     expect(core.resources.find((r) => r.name === 'namespaces')?.namespaced).toBe(false);
-    const apps = (await json('GET', '/apis/apps/v1')).body;
-    expect(apps).toMatchObject({
+    const apps = (await json('GET', '/apis/apps/v1')).body as { resources: unknown[] };
+    expect({ ...apps, resources: apps.resources.slice(0, 3) }).toMatchObject({
       groupVersion: 'apps/v1',
       resources: [
         { name: 'deployments', kind: 'Deployment' },
@@ -73,7 +82,7 @@ describe('discovery', () => {
         { name: 'deployments/status', kind: 'Deployment' },
       ],
     });
-    expect((await json('GET', '/apis/batch/v1')).status).toBe(404);
+    expect((await json('GET', '/apis/networking.k8s.io/v1')).status).toBe(404);
   });
 
   it('answers aggregated discovery v2 when the Accept header asks for it', async () => {
@@ -83,12 +92,19 @@ describe('discovery', () => {
     expect(await res.json()).toMatchObject({
       kind: 'APIGroupDiscoveryList',
       apiVersion: 'apidiscovery.k8s.io/v2',
-      items: [
-        {
+      items: expect.arrayContaining([
+        expect.objectContaining({
           metadata: { name: 'apps' },
-          versions: [{ version: 'v1', resources: [{ resource: 'deployments', scope: 'Namespaced' }] }],
-        },
-      ],
+          versions: [
+            expect.objectContaining({
+              version: 'v1',
+              resources: expect.arrayContaining([
+                expect.objectContaining({ resource: 'deployments', scope: 'Namespaced' }),
+              ]),
+            }),
+          ],
+        }),
+      ]),
     });
     const core = (await (await call('GET', '/api', undefined, { Accept: AGGREGATED_ACCEPT })).json()) as {
       items: { metadata: { name: string } }[];
@@ -99,7 +115,7 @@ describe('discovery', () => {
   it('serves an OpenAPI v3 index whose documents name each kind with fieldValidation', async () => {
     const { json } = await testServer();
     const index = (await json('GET', '/openapi/v3')).body as { paths: Record<string, { serverRelativeURL: string }> };
-    expect(Object.keys(index.paths)).toEqual(['api/v1', 'apis/apps/v1']);
+    expect(Object.keys(index.paths).slice(0, 2)).toEqual(['api/v1', 'apis/apps/v1']);
     const doc = (await json('GET', index.paths['apis/apps/v1']?.serverRelativeURL ?? '')).body as {
       paths: Record<string, { patch: { 'x-kubernetes-group-version-kind': unknown; parameters: { name: string }[] } }>;
     };

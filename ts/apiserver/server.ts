@@ -7,7 +7,8 @@
  *   const res = await api.handle(new Request('https://x/api/v1/namespaces', { headers: { Authorization: 'Bearer t' } }));
  */
 import {
-  newMethodNotSupported,
+  newBadRequest,
+  newRequestEntityTooLarge,
   newUnauthorized,
   newUnsupportedMediaType,
   StatusError,
@@ -16,6 +17,9 @@ import {
 } from '../api/status.js';
 import { type Clock, realClock } from '../sim/clock.js';
 import type { Storage } from '../storage/storage.js';
+import { ServiceAllocators } from './allocators/service-allocation.js';
+import { asDecodeErrorOf, parseJsonObject, YAML_TYPE, yamlToJson } from './codec.js';
+import { versionedStorage } from './conversion.js';
 import {
   AGGREGATED_DISCOVERY_TYPE,
   aggregatedDiscovery,
@@ -25,10 +29,28 @@ import {
   VERSION_INFO,
   wantsAggregated,
 } from './discovery.js';
-import { openApiDocument, openApiIndex } from './openapi.js';
+import { scanJson } from './go-json.js';
+import { loadOpenApiData } from './openapi/data.js';
+import { openApiDocument, openApiIndex } from './openapi/documents.js';
+import type { KubeletLogs } from './pod-log.js';
+import {
+  classifyRequest,
+  DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+  DEFAULT_MAX_REQUESTS_INFLIGHT,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  InFlightLimiter,
+  MAX_JSON_PATCH_OPERATIONS,
+  MAX_REQUEST_BODY_BYTES,
+  type ProtectionOptions,
+  type RequestClass,
+  readBodyLimited,
+  requestDeadlineMs,
+  tooManyRequests,
+  withDeadline,
+} from './protection.js';
 import { PROTOBUF_TYPE, protobufBodyToJson } from './protobuf/decode.js';
 import { parseResourcePath } from './request-info.js';
-import { findResource } from './resources.js';
+import { findResource, type ResourceInfo } from './resources.js';
 import { jsonResponse } from './response.js';
 import {
   createObject,
@@ -41,19 +63,132 @@ import {
   type RestContext,
   updateObject,
 } from './rest.js';
+import {
+  handleSchedulingExplanation,
+  isSchedulingExplanation,
+  type SchedulingExplainer,
+} from './scheduling-explanation.js';
+import {
+  generateServiceAccountKeyPem,
+  importServiceAccountKey,
+  JWKS_PATH,
+  jwks,
+  OPENID_CONFIG_PATH,
+  openIdConfiguration,
+  type ServiceAccountKey,
+} from './service-account-jwt.js';
 import { handleSubresource } from './subresources.js';
+import { tokenIssuer } from './token-request.js';
 import { authenticateBearer, type UserInfo } from './tokens.js';
 import { watchObjects } from './watch.js';
 
-export interface ApiServerOptions {
+export interface ApiServerOptions extends ProtectionOptions {
   storage: Storage;
   clock?: Clock;
   /** Bearer tokens → users (parseTokenFile). */
   tokens: ReadonlyMap<string, UserInfo>;
+  /** --service-cluster-ip-range (default 10.96.0.0/12) and --service-node-port-range (30000-32767). */
+  serviceClusterIPRange?: string;
+  serviceNodePortRange?: string;
+  /** The scheduler in this process, asked at request time (SchedulingExplanation); 503 without one. */
+  explainer?: () => SchedulingExplainer | undefined;
+  /** The nodes' kubelets answering `pods/<name>/log` (pod-log.ts); without one, every kubelet is unreachable. */
+  kubeletLogs?: KubeletLogs;
+  /** --service-account-signing-key-file (service-account-jwt.ts); without one, a key made on first use. */
+  serviceAccountKey?: ServiceAccountKey;
+  /** --service-account-issuer (default https://kubernetes.default.svc.cluster.local). */
+  serviceAccountIssuer?: string;
+  /** --api-audiences (default: the issuer). */
+  apiAudiences?: readonly string[];
 }
 
 export interface ApiServer {
   handle(request: Request): Promise<Response>;
+  /**
+   * handle() for a caller in this process, without a web Request: answers what
+   * `handle(new Request(call.url, call))` would.
+   */
+  handleCall?(call: DirectCall): Promise<Response>;
+}
+
+/** A request as an in-process caller makes it: the method, the URL, headers and a text body. */
+export interface DirectCall {
+  method: string;
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  body?: string;
+}
+
+/** What the handlers read of a request, whether a web Request or a DirectCall. */
+export interface Incoming {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  /** The body as text, however long. */
+  text(): Promise<string>;
+  /** The body's bytes, read to `limit` (413 past it). */
+  bytes(limit: number): Promise<Uint8Array>;
+  /** The body as UTF-8 text, read to `limit` bytes (413 past it). */
+  textWithin(limit: number): Promise<string>;
+}
+
+const utf8 = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+
+/** A web Request as the handlers read it. */
+function incomingRequest(request: Request): Incoming {
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    text: () => request.text(),
+    bytes: (limit) => readBodyLimited(request, limit),
+    textWithin: async (limit) => utf8.decode(await readBodyLimited(request, limit)),
+  };
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+// The methods the fetch standard writes in upper case whatever case they are given in.
+const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+
+/**
+ * A DirectCall as the handlers read it, as `new Request(url, call)` would give it: the method
+ * normalized, a body's default Content-Type, and the text as UTF-8 bytes decoded again would
+ * be (lone surrogates replaced, a byte order mark dropped) — without making the bytes.
+ */
+function incomingCall(call: DirectCall): Incoming {
+  const upper = call.method.toUpperCase();
+  const method = NORMALIZED_METHODS.has(upper) ? upper : call.method;
+  if (call.body !== undefined && (method === 'GET' || method === 'HEAD')) {
+    throw new TypeError('Request with GET/HEAD method cannot have body.');
+  }
+  const headers = new Map<string, string>();
+  for (const [k, v] of Object.entries(call.headers)) headers.set(k.toLowerCase(), v.trim());
+  if (call.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+  const raw = call.body ?? '';
+  const text = (SURROGATE.test(raw) ? raw.replace(LONE_SURROGATE, '\uFFFD') : raw).replace(/^\uFEFF/, '');
+  const within = (limit: number): void => {
+    // A character is at most 3 UTF-8 bytes (a surrogate pair 4 for 2); count only when it matters.
+    if (raw.length * 3 > limit && utf8Encoder.encode(raw).length > limit) {
+      throw newRequestEntityTooLarge(`limit is ${limit}`);
+    }
+  };
+  return {
+    method,
+    url: call.url,
+    headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
+    text: async () => text,
+    bytes: async (limit) => {
+      within(limit);
+      return utf8Encoder.encode(raw);
+    },
+    textWithin: async (limit) => {
+      within(limit);
+      return text;
+    },
+  };
 }
 
 /** Paths anyone may read (system:public-info-viewer in Kubernetes). */
@@ -74,23 +209,109 @@ function pathNotFound(): StatusError {
   });
 }
 
+/**
+ * 405 for a method the path has no route for: go-restful's service error, answered by
+ * serviceErrorHandler (k8s.io/apiserver pkg/server/handler.go) as NewGenericServerResponse(405).
+ */
+function methodNotAllowed(): StatusError {
+  return new StatusError({
+    status: 'Failure',
+    message: 'the server does not allow this method on the requested resource',
+    reason: 'MethodNotAllowed',
+    details: {},
+    code: 405,
+  });
+}
+
+/** The Status response for any thrown value. */
+function errorResponse(err: unknown): Response {
+  const status = toStatus(err);
+  if (!(err instanceof StatusError)) console.error('kubewasm apiserver: internal error', err);
+  return jsonResponse(statusCode(err), status);
+}
+
+/** The group the max-in-flight filter never refuses (user.SystemPrivilegedGroup). */
+const SYSTEM_MASTERS = 'system:masters';
+
+/**
+ * A PATCH body checked as kube-apiserver decodes it (handlers/patch.go): JSON syntax and nesting
+ * with the texts of each patch type's decoder, and at most 10000 JSON patch operations (413).
+ */
+function checkPatchBody(contentType: string, text: string): void {
+  const type = contentType.split(';')[0]?.trim() ?? '';
+  const scan = scanJson(text);
+  if (type === 'application/json-patch+json') {
+    if (scan.error !== undefined) throw newBadRequest(scan.error);
+    const ops: unknown = JSON.parse(text);
+    if (Array.isArray(ops) && ops.length > MAX_JSON_PATCH_OPERATIONS) {
+      throw newRequestEntityTooLarge(
+        `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
+      );
+    }
+  } else if (scan.error !== undefined) {
+    // evanphx/json-patch ErrBadJSONPatch for merge patches, mergepatch.ErrBadJSONDoc for strategic ones.
+    if (type === 'application/merge-patch+json') throw newBadRequest('Invalid JSON Patch');
+    if (type === 'application/strategic-merge-patch+json') throw newBadRequest('invalid JSON document');
+  }
+}
+
 export function createApiServer(options: ApiServerOptions): ApiServer {
-  const ctx: RestContext = { storage: options.storage, clock: options.clock ?? realClock };
+  const ctx: RestContext = {
+    storage: options.storage,
+    clock: options.clock ?? realClock,
+    services: new ServiceAllocators({
+      storage: options.storage,
+      ...(options.serviceClusterIPRange === undefined ? {} : { clusterIPRange: options.serviceClusterIPRange }),
+      ...(options.serviceNodePortRange === undefined ? {} : { nodePortRange: options.serviceNodePortRange }),
+    }),
+  };
+  /** The context a resource's handlers use: a version stored as another one converts (conversion.ts). */
+  const contextFor = (info: ResourceInfo): RestContext =>
+    info.storageVersion === undefined ? ctx : { ...ctx, storage: versionedStorage(ctx.storage, info) };
+  const limiter = new InFlightLimiter(
+    options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
+    options.maxMutatingRequestsInFlight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+  );
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const maxBodyBytes = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;
+  const issuer = tokenIssuer(
+    options.serviceAccountKey ?? (async () => importServiceAccountKey(await generateServiceAccountKeyPem())),
+    options.serviceAccountIssuer,
+    options.apiAudiences ?? (options.serviceAccountIssuer === undefined ? undefined : [options.serviceAccountIssuer]),
+  );
+  const subresourceServices = {
+    ...(options.kubeletLogs === undefined ? {} : { kubeletLogs: options.kubeletLogs }),
+    tokenIssuer: issuer,
+  };
 
-  async function route(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+  async function route(request: Incoming, url: URL, cls: RequestClass): Promise<Response> {
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-    const accept = request.headers.get('Accept');
-
     if (path === '/version') return jsonResponse(200, VERSION_INFO);
     if (path === '/healthz' || path === '/livez' || path === '/readyz') return textResponse('ok');
 
-    if (
-      !PUBLIC_PATHS.has(path) &&
-      authenticateBearer(request.headers.get('Authorization'), options.tokens) === undefined
-    ) {
-      throw newUnauthorized('Unauthorized');
+    const user = PUBLIC_PATHS.has(path)
+      ? undefined
+      : authenticateBearer(request.headers.get('Authorization'), options.tokens);
+    if (!PUBLIC_PATHS.has(path) && user === undefined) throw newUnauthorized('Unauthorized');
+
+    // Max-in-flight runs after authentication: system:masters is served even over the limit.
+    if (cls.longRunning) return serve(request, url, path);
+    const release = limiter.tryAcquire(cls.mutating);
+    if (release === undefined && !(user?.groups ?? []).includes(SYSTEM_MASTERS)) {
+      const { error, headers } = tooManyRequests();
+      const res = errorResponse(error);
+      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+      return res;
     }
+    try {
+      return await serve(request, url, path);
+    } finally {
+      release?.();
+    }
+  }
+
+  async function serve(request: Incoming, url: URL, path: string): Promise<Response> {
+    const accept = request.headers.get('Accept');
 
     if (request.method === 'GET') {
       if (path === '/api' || path === '/apis') {
@@ -105,9 +326,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (list === undefined) throw pathNotFound();
         return jsonResponse(200, list);
       }
-      if (path === '/openapi/v3') return jsonResponse(200, openApiIndex());
+      // Service account issuer discovery (pkg/routes/openidmetadata.go): cacheable for an hour.
+      if (path === OPENID_CONFIG_PATH || path === JWKS_PATH) {
+        const res =
+          path === JWKS_PATH
+            ? jsonResponse(200, await jwks([await issuer.key()]), { contentType: 'application/jwk-set+json' })
+            : jsonResponse(200, openIdConfiguration(issuer.issuer, url.host));
+        res.headers.set('Cache-Control', 'public, max-age=3600');
+        return res;
+      }
+      if (path === '/openapi/v3') return jsonResponse(200, await openApiIndex());
       if (path.startsWith('/openapi/v3/')) {
-        const doc = openApiDocument(path.slice('/openapi/v3/'.length));
+        const doc = await openApiDocument(path.slice('/openapi/v3/'.length));
         if (doc === undefined) throw pathNotFound();
         return jsonResponse(200, doc);
       }
@@ -115,9 +345,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
     const rp = parseResourcePath(path);
     if (rp === undefined) throw pathNotFound();
+    // Field validation decodes request bodies against the schemas (loaded on the first write).
+    if (request.method !== 'GET' && request.method !== 'DELETE') await loadOpenApiData();
     const info = findResource(rp.group, rp.version, rp.resource);
     if (info === undefined) throw pathNotFound();
     if (!info.namespaced && rp.namespace !== '' && info.resource !== 'namespaces') throw pathNotFound();
+    const ctx = contextFor(info);
     const req: ResourceRequest = {
       info,
       namespace: info.namespaced ? rp.namespace : '',
@@ -125,58 +358,96 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       query: url.searchParams,
       accept,
     };
-    const gr = { group: info.group, resource: info.resource };
-    const body = async (): Promise<string> => {
+    /**
+     * The request body as JSON text, read to the body limit (413); YAML and protobuf converted.
+     * `kind` (creates and updates) checks it decodes as one, with the apiserver's decode errors.
+     */
+    const body = async (kind?: string): Promise<string> => {
       const type = (request.headers.get('Content-Type') ?? '').split(';')[0]?.trim() ?? '';
-      if (type === PROTOBUF_TYPE) return protobufBodyToJson(new Uint8Array(await request.arrayBuffer()));
-      if (type !== '' && type !== 'application/json' && type !== '*/*') {
-        throw newUnsupportedMediaType(['application/json', PROTOBUF_TYPE]);
+      if (
+        type !== '' &&
+        type !== 'application/json' &&
+        type !== '*/*' &&
+        type !== YAML_TYPE &&
+        type !== PROTOBUF_TYPE
+      ) {
+        throw newUnsupportedMediaType(['application/json', YAML_TYPE, PROTOBUF_TYPE]);
       }
-      return request.text();
+      if (type === PROTOBUF_TYPE) return protobufBodyToJson(await request.bytes(maxBodyBytes));
+      const text = await request.textWithin(maxBodyBytes);
+      if (type === YAML_TYPE) {
+        const json = yamlToJson(text, kind);
+        // Decode failures of the converted text are reported with the YAML as sent.
+        if (kind !== undefined) parseJsonObject(json, kind, text);
+        return json;
+      }
+      return text;
+    };
+    /** Creates and updates report a body that does not decode as kube-apiserver does, naming the kind. */
+    const decodingAs = async (kind: string, work: () => Promise<Response>): Promise<Response> => {
+      try {
+        return await work();
+      } catch (err) {
+        throw asDecodeErrorOf(err, kind);
+      }
     };
     const watching = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
+    if (isSchedulingExplanation(info)) {
+      return handleSchedulingExplanation(options.explainer?.(), request.method, req.name, await body());
+    }
 
     if (req.name === '') {
       switch (request.method) {
         case 'GET':
           return watching ? watchObjects(ctx, req) : listObjects(ctx, req);
         case 'POST':
-          if (info.namespaced && req.namespace === '') throw pathNotFound();
-          return createObject(ctx, req, await body());
+          // All-namespace collections are routed for list and watch only.
+          if (info.namespaced && req.namespace === '') throw methodNotAllowed();
+          return decodingAs(info.kind, async () => createObject(ctx, req, await body(info.kind)));
         case 'DELETE':
-          if (info.namespaced && req.namespace === '') throw pathNotFound();
+          if (info.namespaced && req.namespace === '') throw methodNotAllowed();
           return deleteCollection(ctx, req, await body());
         default:
-          throw newMethodNotSupported(gr, request.method.toLowerCase());
+          throw methodNotAllowed();
       }
     }
     if (info.namespaced && req.namespace === '') throw pathNotFound();
-    if (rp.subresource !== '') return handleSubresource(ctx, req, rp.subresource, request, body);
+    if (rp.subresource !== '') {
+      return handleSubresource(ctx, req, rp.subresource, request, body, subresourceServices);
+    }
     switch (request.method) {
       case 'GET':
         return watching ? watchObjects(ctx, req) : getObject(ctx, req);
       case 'PUT':
-        return updateObject(ctx, req, await body());
-      case 'PATCH':
-        return patchObject(ctx, req, request.headers.get('Content-Type') ?? '', await request.text());
+        return decodingAs(info.kind, async () => updateObject(ctx, req, await body(info.kind)));
+      case 'PATCH': {
+        const contentType = request.headers.get('Content-Type') ?? '';
+        const text = await request.textWithin(maxBodyBytes);
+        checkPatchBody(contentType, text);
+        return patchObject(ctx, req, contentType, text);
+      }
       case 'DELETE':
         return deleteObject(ctx, req, await body());
-      case 'POST':
-        throw newMethodNotSupported(gr, 'create');
       default:
-        throw newMethodNotSupported(gr, request.method.toLowerCase());
+        throw methodNotAllowed();
+    }
+  }
+
+  async function handle(request: Incoming): Promise<Response> {
+    try {
+      const url = new URL(request.url);
+      const cls = classifyRequest(request.method, url);
+      if (cls.longRunning) return await route(request, url, cls);
+      // WithRequestDeadline, then WithTimeoutForNonLongRunningRequests: both before authentication.
+      const deadline = requestDeadlineMs(url.searchParams, requestTimeoutMs);
+      return await withDeadline(route(request, url, cls).catch(errorResponse), deadline, ctx.clock, errorResponse);
+    } catch (err) {
+      return errorResponse(err);
     }
   }
 
   return {
-    async handle(request: Request): Promise<Response> {
-      try {
-        return await route(request);
-      } catch (err) {
-        const status = toStatus(err);
-        if (!(err instanceof StatusError)) console.error('kubewasm apiserver: internal error', err);
-        return jsonResponse(statusCode(err), status);
-      }
-    },
+    handle: (request) => handle(incomingRequest(request)),
+    handleCall: async (call) => handle(incomingCall(call)),
   };
 }

@@ -59,7 +59,8 @@ describe('strategicMergePatch', () => {
       spec: { template: { spec: { tolerations: [{ key: 'y' }] } } },
     }) as typeof deployment;
     expect(out.metadata.labels).toEqual({ app: 'web' });
-    expect(out.metadata.finalizers).toEqual(['a', 'b']);
+    // mergeSlice orders the patch's elements as the patch does (normalizeElementOrder).
+    expect(out.metadata.finalizers).toEqual(['b', 'a']);
     expect(out.spec.template.spec.tolerations).toEqual([{ key: 'y' }]);
   });
 

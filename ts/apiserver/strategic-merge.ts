@@ -7,7 +7,7 @@
  * of k8s.io/api v0.32 for the fields these kinds have; there is no OpenAPI schema behind it.
  */
 import { newBadRequest } from '../api/status.js';
-import type { Json } from './patch.js';
+import { getOwn, type Json, setOwn } from './patch.js';
 
 type JsonObject = { [key: string]: Json };
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -25,8 +25,12 @@ function listStrategy(path: readonly string[]): ListStrategy {
   }
   if (field === 'volumeMounts') return { mergeKey: 'mountPath' };
   if (field === 'volumeDevices') return { mergeKey: 'devicePath' };
-  // Container ports merge by containerPort; Service ports by port.
-  if (field === 'ports') return { mergeKey: path.some((p) => CONTAINER_LISTS.has(p)) ? 'containerPort' : 'port' };
+  // Container ports merge by containerPort; Service ports by port; Endpoints subsets' and
+  // EndpointSlice ports are atomic (no patch strategy).
+  if (field === 'ports') {
+    if (path.some((p) => CONTAINER_LISTS.has(p))) return { mergeKey: 'containerPort' };
+    return parent === 'spec' ? { mergeKey: 'port' } : 'replace';
+  }
   if (field === 'ownerReferences') return { mergeKey: 'uid' };
   if (field === 'conditions') return { mergeKey: 'type' };
   if (field === 'hostAliases') return { mergeKey: 'ip' };
@@ -44,6 +48,43 @@ function strip(v: Json, path: string[]): Json {
   return isObject(v) ? (applyMap({}, v, path) ?? {}) : v;
 }
 
+/** The identity of a list element for ordering: its merge key's value, or the element itself. */
+function keyFn(path: string[]): (v: Json) => string {
+  const strategy = listStrategy(path);
+  return (v) => JSON.stringify(typeof strategy === 'object' && isObject(v) ? getOwn(v, strategy.mergeKey) : v);
+}
+
+/**
+ * strategicpatch.normalizeElementOrder: the merged elements named by `patchOrder` (the patch's
+ * elements, or its `$setElementOrder`) in that order, the others in their original order, and
+ * the two interleaved so that elements the original already ordered keep that order; an element
+ * new to the original goes before the original's remaining ones.
+ */
+function normalizeOrder(merged: Json[], patchOrder: Json[], original: Json[], path: string[]): Json[] {
+  const keyOf = keyFn(path);
+  const patchRank = new Map(patchOrder.map((v, i) => [keyOf(v), i]));
+  const serverRank = new Map(original.map((v, i) => [keyOf(v), i]));
+  const byRank = (rank: Map<string, number>) => (a: Json, b: Json) =>
+    (rank.get(keyOf(a)) ?? 0) - (rank.get(keyOf(b)) ?? 0);
+  const fromPatch = merged.filter((v) => patchRank.has(keyOf(v))).sort(byRank(patchRank));
+  const serverOnly = merged.filter((v) => !patchRank.has(keyOf(v))).sort(byRank(serverRank));
+  // mergeSortedSlice(serverOnly, fromPatch, serverOrder)
+  const out: Json[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < fromPatch.length) {
+    if (j >= fromPatch.length) out.push(serverOnly[i++] as Json);
+    else if (i >= serverOnly.length) out.push(fromPatch[j++] as Json);
+    else {
+      const l = serverRank.get(keyOf(serverOnly[i] as Json));
+      const r = serverRank.get(keyOf(fromPatch[j] as Json));
+      if (l !== undefined && r !== undefined && l < r) out.push(serverOnly[i++] as Json);
+      else out.push(fromPatch[j++] as Json);
+    }
+  }
+  return out;
+}
+
 function mergeList(original: Json | undefined, patch: Json[], path: string[]): Json[] {
   const orig = Array.isArray(original) ? original : [];
   const strategy = listStrategy(path);
@@ -54,13 +95,13 @@ function mergeList(original: Json | undefined, patch: Json[], path: string[]): J
   if (strategy === 'set') {
     const out = [...orig];
     for (const p of patch) if (!out.some((o) => same(o, p))) out.push(p);
-    return out;
+    return normalizeOrder(out, patch, orig, path);
   }
   const key = strategy.mergeKey;
   const out = [...orig];
   for (const p of patch) {
     if (!isObject(p)) throw newBadRequest(`unable to find api field in struct for the merge key "${key}"`);
-    const idx = out.findIndex((o) => isObject(o) && same(o[key], p[key]));
+    const idx = out.findIndex((o) => isObject(o) && same(getOwn(o, key), getOwn(p, key)));
     if (p.$patch === 'delete') {
       if (idx >= 0) out.splice(idx, 1);
       continue;
@@ -68,19 +109,8 @@ function mergeList(original: Json | undefined, patch: Json[], path: string[]): J
     if (idx >= 0) out[idx] = applyMap(out[idx] as JsonObject, p, path) ?? {};
     else out.push(strip(p, path));
   }
-  return out;
-}
-
-/** Orders a merged list as `$setElementOrder` says; elements it does not name keep their place after. */
-function order(list: Json[], orderList: Json[], path: string[]): Json[] {
-  const strategy = listStrategy(path);
-  const keyOf = (v: Json): string =>
-    JSON.stringify(typeof strategy === 'object' && isObject(v) ? v[strategy.mergeKey] : v);
-  const rank = new Map(orderList.map((v, i) => [keyOf(v), i]));
-  const named = list
-    .filter((v) => rank.has(keyOf(v)))
-    .sort((a, b) => (rank.get(keyOf(a)) ?? 0) - (rank.get(keyOf(b)) ?? 0));
-  return [...named, ...list.filter((v) => !rank.has(keyOf(v)))];
+  const named = patch.filter((p) => !(isObject(p) && p.$patch === 'delete'));
+  return normalizeOrder(out, named, orig, path);
 }
 
 /** Applies a patch map to an original map; undefined when the patch deletes the map. */
@@ -98,22 +128,30 @@ function applyMap(original: Json | undefined, patch: JsonObject, path: string[])
     }
     if (k.startsWith('$deleteFromPrimitiveList/')) {
       const field = k.slice('$deleteFromPrimitiveList/'.length);
-      const list = out[field];
-      if (Array.isArray(list) && Array.isArray(v)) out[field] = list.filter((x) => !v.some((d) => same(d, x)));
+      const list = getOwn(out, field);
+      if (Array.isArray(list) && Array.isArray(v))
+        setOwn(
+          out,
+          field,
+          list.filter((x) => !v.some((d) => same(d, x))),
+        );
       continue;
     }
     const childPath = [...path, k];
     if (v === null) delete out[k];
-    else if (Array.isArray(v)) out[k] = mergeList(out[k], v, childPath);
+    else if (Array.isArray(v)) setOwn(out, k, mergeList(getOwn(out, k), v, childPath));
     else if (isObject(v)) {
-      const merged = applyMap(out[k], v, childPath);
+      const merged = applyMap(getOwn(out, k), v, childPath);
       if (merged === undefined) delete out[k];
-      else out[k] = merged;
-    } else out[k] = v;
+      else setOwn(out, k, merged);
+    } else setOwn(out, k, v);
   }
   for (const [field, list] of orders) {
-    const current = out[field];
-    if (Array.isArray(current)) out[field] = order(current, list, [...path, field]);
+    const current = getOwn(out, field);
+    const before = isObject(original) ? getOwn(original, field) : undefined;
+    if (Array.isArray(current)) {
+      setOwn(out, field, normalizeOrder(current, list, Array.isArray(before) ? before : [], [...path, field]));
+    }
   }
   const retain = patch.$retainKeys;
   if (Array.isArray(retain)) {

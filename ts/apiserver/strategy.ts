@@ -1,14 +1,34 @@
 /**
  * What each kind's registry strategy does on create and update beyond the generic metadata
- * handling (pkg/registry/<group>/<kind>/strategy.go and the v1 defaulters, v1.32) — the part this
- * slice needs: status owned by the status subresource, the defaults `kubectl get -o yaml` shows
- * for the served kinds (pkg/apis/{core,apps}/v1/defaults.go), Secret.stringData.
+ * handling (pkg/registry/<group>/<kind>/strategy.go and the v1 defaulters, v1.32): status owned by
+ * the status subresource, the defaults `kubectl get -o yaml` shows (pkg/apis/<group>/<version>/
+ * defaults.go; one module per group in strategy/), Secret.stringData. The single entry point
+ * rest.ts uses.
  */
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceInfo } from './resources.js';
+import {
+  daemonSetCreated,
+  daemonSetUpdated,
+  defaultDaemonSet,
+  defaultDeployment,
+  defaultReplicaSet,
+  defaultStatefulSet,
+} from './strategy/apps.js';
+import { defaultHpaV1, defaultHpaV2 } from './strategy/autoscaling.js';
+import { defaultCronJob, defaultJob, jobCreated } from './strategy/batch.js';
+import {
+  defaultBinding,
+  defaultEndpointSlice,
+  defaultEndpoints,
+  defaultLimitRange,
+  defaultPriorityClass,
+  defaultRules,
+} from './strategy/cluster.js';
+import { applyPodSpecDefaults } from './strategy/pod-template.js';
+import { child, isObj, type Obj } from './strategy/util.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+export { refuseSystemPriorityClassDelete, SYSTEM_PRIORITY_CLASSES } from './strategy/cluster.js';
 
 function base64Utf8(s: string): string {
   let bin = '';
@@ -23,96 +43,89 @@ function foldStringData(o: Obj): void {
     return;
   }
   const data: Obj = isObj(o.data) ? { ...o.data } : {};
-  for (const [k, v] of Object.entries(o.stringData)) data[k] = base64Utf8(String(v));
+  // defineProperty: a key such as __proto__ is data here, never the object's prototype.
+  for (const [k, v] of Object.entries(o.stringData)) {
+    Object.defineProperty(data, k, {
+      value: base64Utf8(String(v)),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
   o.data = data;
   delete o.stringData;
 }
 
-/** SetDefaults_Container's pull policy: Always for `:latest` or no tag, else IfNotPresent. */
-function defaultPullPolicy(image: unknown): string {
-  if (typeof image !== 'string' || image.includes('@')) return 'IfNotPresent';
-  const last = image.slice(image.lastIndexOf('/') + 1);
-  const colon = last.indexOf(':');
-  const tag = colon < 0 ? 'latest' : last.slice(colon + 1);
-  return tag === 'latest' ? 'Always' : 'IfNotPresent';
-}
-
-/** SetDefaults_PodSpec, _Container and _ContainerPort (pkg/apis/core/v1/defaults.go). */
-function applyPodSpecDefaults(spec: Obj): void {
-  spec.dnsPolicy ??= 'ClusterFirst';
-  spec.restartPolicy ??= 'Always';
-  spec.terminationGracePeriodSeconds ??= 30;
-  spec.securityContext ??= {};
-  spec.schedulerName ??= 'default-scheduler';
-  for (const list of [spec.containers, spec.initContainers]) {
-    if (!Array.isArray(list)) continue;
-    for (const c of list) {
-      if (!isObj(c)) continue;
-      c.terminationMessagePath ??= '/dev/termination-log';
-      c.terminationMessagePolicy ??= 'File';
-      c.imagePullPolicy ??= defaultPullPolicy(c.image);
-      if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) p.protocol ??= 'TCP';
+/** SetDefaults_* by group/version/kind. */
+const DEFAULTERS: Record<string, (o: Obj) => void> = {
+  '/v1/Secret': (o) => {
+    if (typeof o.type !== 'string' || o.type === '') o.type = 'Opaque';
+    foldStringData(o);
+  },
+  '/v1/Pod': (o) => {
+    const spec = child(o, 'spec');
+    applyPodSpecDefaults(spec);
+    spec.enableServiceLinks ??= true;
+  },
+  '/v1/Service': (o) => {
+    const spec = child(o, 'spec');
+    spec.type ??= 'ClusterIP';
+    spec.sessionAffinity ??= 'None';
+    if (Array.isArray(spec.ports)) {
+      for (const p of spec.ports) {
+        if (!isObj(p)) continue;
+        p.protocol ??= 'TCP';
+        p.targetPort ??= p.port;
+      }
     }
-  }
-}
+  },
+  '/v1/Endpoints': defaultEndpoints,
+  '/v1/LimitRange': defaultLimitRange,
+  'apps/v1/Deployment': defaultDeployment,
+  'apps/v1/ReplicaSet': defaultReplicaSet,
+  'apps/v1/DaemonSet': defaultDaemonSet,
+  'apps/v1/StatefulSet': defaultStatefulSet,
+  'batch/v1/Job': defaultJob,
+  'batch/v1/CronJob': defaultCronJob,
+  'autoscaling/v1/HorizontalPodAutoscaler': defaultHpaV1,
+  'autoscaling/v2/HorizontalPodAutoscaler': defaultHpaV2,
+  'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
+  'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
+  'rbac.authorization.k8s.io/v1/Role': defaultRules,
+  'rbac.authorization.k8s.io/v1/ClusterRole': defaultRules,
+  'rbac.authorization.k8s.io/v1/RoleBinding': defaultBinding,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,
+};
 
-/** SetDefaults_* for the kinds whose defaults `kubectl get` shows. */
 function applyDefaults(info: ResourceInfo, o: Obj): void {
-  switch (`${info.group}/${info.kind}`) {
-    case '/Secret':
-      if (typeof o.type !== 'string' || o.type === '') o.type = 'Opaque';
-      foldStringData(o);
-      break;
-    case '/Pod': {
-      const spec: Obj = isObj(o.spec) ? o.spec : {};
-      o.spec = spec;
-      applyPodSpecDefaults(spec);
-      spec.enableServiceLinks ??= true;
-      break;
-    }
-    case 'apps/Deployment': {
-      const spec: Obj = isObj(o.spec) ? o.spec : {};
-      o.spec = spec;
-      const template = isObj(spec.template) ? spec.template : undefined;
-      if (template && isObj(template.spec)) applyPodSpecDefaults(template.spec);
-      spec.replicas ??= 1;
-      spec.revisionHistoryLimit ??= 10;
-      spec.progressDeadlineSeconds ??= 600;
-      const strategy: Obj = isObj(spec.strategy) ? spec.strategy : {};
-      spec.strategy = strategy;
-      strategy.type ??= 'RollingUpdate';
-      if (strategy.type === 'RollingUpdate') {
-        const ru: Obj = isObj(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
-        strategy.rollingUpdate = ru;
-        ru.maxUnavailable ??= '25%';
-        ru.maxSurge ??= '25%';
-      }
-      break;
-    }
-    case '/Service': {
-      const spec: Obj = isObj(o.spec) ? o.spec : {};
-      o.spec = spec;
-      spec.type ??= 'ClusterIP';
-      spec.sessionAffinity ??= 'None';
-      if (Array.isArray(spec.ports)) {
-        for (const p of spec.ports) {
-          if (!isObj(p)) continue;
-          p.protocol ??= 'TCP';
-          p.targetPort ??= p.port;
-        }
-      }
-      break;
-    }
-  }
+  DEFAULTERS[`${info.group}/${info.version}/${info.kind}`]?.(o);
+}
+
+/** The defaults of the version `info` names, for objects converted into it (conversion.ts). */
+export function applyStorageDefaults(info: ResourceInfo, obj: KubeObject): void {
+  applyDefaults(info, obj as Obj);
 }
 
 /** The status a new object starts with when its status belongs to the status subresource. */
 function initialStatus(info: ResourceInfo): Obj {
-  switch (`${info.group}/${info.kind}`) {
-    case '/Namespace':
+  // The zero status as Go serializes it: the fields without omitempty show as 0 (or null).
+  switch (`${info.group}/${info.version}/${info.kind}`) {
+    case '/v1/Namespace':
       return { phase: 'Active' };
-    case '/Pod':
+    case '/v1/Pod':
       return { phase: 'Pending' };
+    case 'apps/v1/ReplicaSet':
+      return { replicas: 0 };
+    case 'apps/v1/StatefulSet':
+      return { replicas: 0, availableReplicas: 0 };
+    case 'apps/v1/DaemonSet':
+      return { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
+    case 'autoscaling/v1/HorizontalPodAutoscaler':
+      return { currentReplicas: 0, desiredReplicas: 0 };
+    case 'autoscaling/v2/HorizontalPodAutoscaler':
+      return { currentMetrics: null, desiredReplicas: 0 };
+    case 'policy/v1/PodDisruptionBudget':
+      return { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
     default:
       return {};
   }
@@ -123,6 +136,14 @@ export function prepareForCreate(info: ResourceInfo, obj: KubeObject): void {
   const o = obj as Obj;
   if (info.statusOnSubresource && !info.createKeepsStatus) o.status = initialStatus(info);
   applyDefaults(info, o);
+  switch (`${info.group}/${info.kind}`) {
+    case 'batch/Job':
+      jobCreated(o);
+      break;
+    case 'apps/DaemonSet':
+      daemonSetCreated(o);
+      break;
+  }
 }
 
 /** PrepareForUpdate + defaulting: the stored status is kept for kinds with a status subresource. */
@@ -134,6 +155,7 @@ export function prepareForUpdate(info: ResourceInfo, obj: KubeObject, old: KubeO
     else o.status = status;
   }
   applyDefaults(info, o);
+  if (info.group === 'apps' && info.kind === 'DaemonSet') daemonSetUpdated(o, old as Obj);
 }
 
 /**
@@ -167,9 +189,17 @@ export function prepareForStatusUpdate(info: ResourceInfo, obj: KubeObject, old:
   }
 }
 
-/** Whether the change bumps metadata.generation (spec, for kinds that keep a generation). */
+/**
+ * Whether the change bumps metadata.generation, for kinds that keep one: any change outside
+ * metadata and status — the spec, or for an EndpointSlice its endpoints, ports and addressType
+ * (endpointSliceStrategy.PrepareForUpdate).
+ */
 export function specChanged(obj: KubeObject, old: KubeObject): boolean {
-  return canonicalJson((obj as Obj).spec ?? null) !== canonicalJson((old as Obj).spec ?? null);
+  const body = (o: KubeObject): Obj => {
+    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o as Obj;
+    return rest;
+  };
+  return canonicalJson(body(obj)) !== canonicalJson(body(old));
 }
 
 /** JSON with object keys sorted, so that key order alone is no change. */

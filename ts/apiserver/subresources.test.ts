@@ -21,7 +21,10 @@ const deployment = (name: string, replicas = 2) => ({
   spec: {
     replicas,
     selector: { matchLabels: { app: 'web', tier: 'front' } },
-    template: { metadata: { labels: { app: 'web', tier: 'front' } }, spec: { containers: [{ name: 'c' }] } },
+    template: {
+      metadata: { labels: { app: 'web', tier: 'front' } },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    },
   },
 });
 const binding = (name: string, node: string, extra: Record<string, unknown> = {}) => ({
@@ -377,7 +380,7 @@ describe('discovery of subresources', () => {
   it('lists subresources in legacy APIResourceLists and aggregated discovery', async () => {
     const { json, call } = await testServer();
     const apps = (await json('GET', '/apis/apps/v1')).body as { resources: Record<string, unknown>[] };
-    expect(apps.resources).toEqual([
+    expect(apps.resources.slice(0, 3)).toEqual([
       expect.objectContaining({ name: 'deployments', kind: 'Deployment' }),
       {
         name: 'deployments/scale',
@@ -412,6 +415,7 @@ describe('discovery of subresources', () => {
       'pods/status',
       'nodes/status',
       'services/status',
+      'resourcequotas/status',
     ]);
     const agg = (await (
       await call('GET', '/apis', undefined, {

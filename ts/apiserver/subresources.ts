@@ -2,12 +2,14 @@
  * Subresources as kube-apiserver serves them (v1.32):
  * - `status` (pods, nodes, services, deployments, namespaces): GET is the object; PUT/PATCH write
  *   only the status, through the kind's status strategy (strategy.ts prepareForStatusUpdate).
- * - `deployments/scale`: an autoscaling/v1 Scale view of `.spec.replicas`
- *   (pkg/registry/apps/deployment/storage/storage.go ScaleREST, scaleFromDeployment).
+ * - `deployments/scale`, `replicasets/scale`, `statefulsets/scale`: an autoscaling/v1 Scale view of
+ *   `.spec.replicas` (pkg/registry/apps/{deployment,replicaset,statefulset}/storage/storage.go
+ *   ScaleREST, scaleFromDeployment/-ReplicaSet/-StatefulSet: the same three fields each).
  * - `pods/binding`: sets `spec.nodeName` once and adds PodScheduled=True
  *   (pkg/registry/core/pod/storage/storage.go BindingREST), answering a Success Status.
  * - `pods/eviction`: deletes the pod with the Eviction's deleteOptions (pkg/registry/core/pod/storage/
- *   eviction.go). No PodDisruptionBudgets are served, so no eviction is ever refused for one.
+ *   eviction.go). PodDisruptionBudgets are stored but not consulted yet: no eviction is refused for one.
+ * - `pods/log` (pod-log.ts) and `serviceaccounts/token` (token-request.ts).
  */
 
 import { type ErrorList, FieldPath, invalid, notSupported, required } from '../api/field-errors.js';
@@ -27,10 +29,11 @@ import {
   expectedNamespaceForScope,
 } from '../api/validation/request-namespace.js';
 import type { StoredObject } from '../storage/storage.js';
-import { decodeStored, encodeForStorage, parseJsonObject } from './codec.js';
-import { checkUnknownFields } from './field-validation.js';
+import { decodeForRewrite, decodeStored, encodeForStorage, parseJsonObject } from './codec.js';
+import { checkUnknownFields, withPatchSource, withRawJson } from './field-validation.js';
 import { rfc3339 } from './names.js';
 import type { Json } from './patch.js';
+import { getPodLog, type KubeletLogs } from './pod-log.js';
 import { getReadAt } from './read-options.js';
 import { objectKey, type ResourceInfo } from './resources.js';
 import { jsonResponse } from './response.js';
@@ -53,6 +56,9 @@ import {
   updateWith,
   writeOptions,
 } from './rest.js';
+import type { Incoming } from './server.js';
+import { toTable, wantsTable } from './table.js';
+import { createTokenRequest, type TokenIssuer } from './token-request.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -78,13 +84,20 @@ const SCALE = bodyKind('autoscaling', 'v1', 'Scale', ['spec', 'status']);
 const BINDING = bodyKind('', 'v1', 'Binding', ['target']);
 const EVICTION = bodyKind('policy', 'v1', 'Eviction', ['deleteOptions']);
 
+/** What subresources need beyond the RestContext: the kubelets' logs and the token signer. */
+export interface SubresourceServices {
+  kubeletLogs?: KubeletLogs;
+  tokenIssuer?: TokenIssuer;
+}
+
 /** Routes `…/<name>/<subresource>`; 404 for a subresource the resource does not have. */
 export async function handleSubresource(
   ctx: RestContext,
   req: ResourceRequest,
   subresource: string,
-  request: Request,
+  request: Pick<Incoming, 'method' | 'headers' | 'text'>,
   body: () => Promise<string>,
+  services: SubresourceServices = {},
 ): Promise<Response> {
   const { info } = req;
   const method = request.method;
@@ -111,6 +124,21 @@ export async function handleSubresource(
     if (method === 'POST') return createEviction(ctx, req, await body());
     throw verbError();
   }
+  // pods/<name>/log: the kubelet's log through `kubeletLogs` (pod-log.ts).
+  if (subresource === 'log' && info.subresources?.includes('log')) {
+    if (method === 'GET') return getPodLog(ctx, req, services.kubeletLogs);
+    throw verbError();
+  }
+  // serviceaccounts/<name>/token: a signed TokenRequest (token-request.ts).
+  if (subresource === 'token' && info.subresources?.includes('token') && services.tokenIssuer !== undefined) {
+    if (method === 'POST') return createTokenRequest(ctx, req, await body(), services.tokenIssuer);
+    throw verbError();
+  }
+  // namespaces/<name>/finalize: only spec.finalizers is written (namespace-lifecycle.ts).
+  if (subresource === 'finalize' && info.subresources?.includes('finalize')) {
+    if (method === 'PUT') return updateObject(ctx, req, await body(), 'finalize');
+    throw verbError();
+  }
   throw new StatusError({
     status: 'Failure',
     message: 'the server could not find the requested resource',
@@ -122,7 +150,10 @@ export async function handleSubresource(
 
 // ---- scale ----
 
-/** scaleFromDeployment: the Scale view of a deployment (status.selector as a selector string). */
+/**
+ * scaleFromDeployment (and scaleFromReplicaSet, scaleFromStatefulSet, which read the same fields):
+ * the Scale view of a workload, its spec.selector as the status.selector string.
+ */
 export function scaleFromDeployment(d: KubeObject): Obj {
   const o = d as Obj;
   const meta = d.metadata ?? {};
@@ -158,7 +189,13 @@ async function getScale(ctx: RestContext, req: ResourceRequest): Promise<Respons
     ctx.storage.get(objectKey(info, req.namespace, name), getReadAt(req.query.get('resourceVersion'))),
   );
   if (stored === undefined) throw newNotFound({ group: info.group, resource: info.resource }, name);
-  return jsonResponse(200, scaleFromDeployment(decodeStored(stored)));
+  const scale = scaleFromDeployment(decodeStored(stored)) as KubeObject;
+  // `kubectl get --subresource=scale` asks for a Table (printScale).
+  if (wantsTable(req.accept)) {
+    const resourceVersion = scale.metadata?.resourceVersion ?? '';
+    return jsonResponse(200, toTable(SCALE, [scale], { now: ctx.clock.now(), resourceVersion }));
+  }
+  return jsonResponse(200, scale);
 }
 
 /** int32 replicas as the decoder reads them: a non-integer is a decode error (400). */
@@ -225,7 +262,7 @@ async function updateScale(ctx: RestContext, req: ResourceRequest, bodyText: str
   const opts = writeOptions(req.query);
   checkOptions('UpdateOptions', opts);
   const body = parseJsonObject(bodyText);
-  return writeScale(ctx, req, opts, () => structuredClone(body));
+  return writeScale(ctx, req, opts, () => withRawJson(structuredClone(body), bodyText));
 }
 
 async function patchScale(
@@ -235,7 +272,9 @@ async function patchScale(
   bodyText: string,
 ): Promise<Response> {
   const { patchType, patch, opts } = parsePatchRequest(req, contentType, bodyText);
-  return writeScale(ctx, req, opts, (oldScale) => applyPatch(patchType, oldScale, patch as Json));
+  return writeScale(ctx, req, opts, (oldScale) =>
+    withPatchSource(applyPatch(patchType, oldScale, patch as Json), patchType, bodyText),
+  );
 }
 
 // ---- binding ----
@@ -300,8 +339,9 @@ async function createBinding(ctx: RestContext, req: ResourceRequest, bodyText: s
   const dryRun = isDryRun(opts);
   const apply = (current: StoredObject | undefined): Uint8Array => {
     if (current === undefined) throw newNotFound({ group: '', resource: 'pods' }, name);
-    const pod = decodeStored(current) as Obj & KubeObject;
+    const pod = decodeForRewrite(current.value) as Obj & KubeObject;
     const podMeta = pod.metadata ?? {};
+    const podRevision = String(current.revision);
     // Preconditions from the Binding's uid and resourceVersion: a storage precondition failure → Conflict.
     if ((meta.uid ?? '') !== '' && meta.uid !== podMeta.uid) {
       throw newConflict(
@@ -310,11 +350,11 @@ async function createBinding(ctx: RestContext, req: ResourceRequest, bodyText: s
         `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${podMeta.uid ?? ''}`,
       );
     }
-    if ((meta.resourceVersion ?? '') !== '' && meta.resourceVersion !== podMeta.resourceVersion) {
+    if ((meta.resourceVersion ?? '') !== '' && meta.resourceVersion !== podRevision) {
       throw newConflict(
         { group: '', resource: 'pods' },
         name,
-        `Precondition failed: ResourceVersion in precondition: ${meta.resourceVersion}, ResourceVersion in object meta: ${podMeta.resourceVersion ?? ''}`,
+        `Precondition failed: ResourceVersion in precondition: ${meta.resourceVersion}, ResourceVersion in object meta: ${podRevision}`,
       );
     }
     if (podMeta.deletionTimestamp) {

@@ -62,19 +62,46 @@ describe('Table responses', () => {
     await json('POST', `${ns}/pods`, { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
     await json('POST', '/apis/apps/v1/namespaces/team-a/deployments', {
       metadata: { name: 'd' },
-      spec: { replicas: 3 },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'd' } },
+        template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+      },
     });
     const cells = async (path: string) =>
       ((await json('GET', path, undefined, { Accept: TABLE })).body.rows as { cells: unknown[] }[])[0]?.cells;
     expect(await cells(`${ns}/secrets`)).toEqual(['s', 'Opaque', 1, '0s']);
     expect(await cells(`${ns}/pods`)).toEqual(['p', '0/1', 'Pending', 0, '0s', '<none>', '<none>', '<none>', '<none>']);
-    expect(await cells('/apis/apps/v1/namespaces/team-a/deployments')).toEqual(['d', '0/3', 0, 0, '0s']);
+    // The wide cells (Containers, Images, Selector) always come; kubectl shows them with -o wide.
+    expect(await cells('/apis/apps/v1/namespaces/team-a/deployments')).toEqual([
+      'd',
+      '0/3',
+      0,
+      0,
+      '0s',
+      'c',
+      'x',
+      'app=d',
+    ]);
     expect(await cells(`${ns}/serviceaccounts`)).toBeUndefined();
     await json('POST', `${ns}/services`, {
       metadata: { name: 'svc' },
-      spec: { ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }] },
+      spec: {
+        ports: [
+          { name: 'http', port: 80 },
+          { name: 'dns', port: 53, protocol: 'UDP' },
+        ],
+      },
     });
-    expect(await cells(`${ns}/services`)).toEqual(['svc', 'ClusterIP', '<none>', '<none>', '80/TCP,53/UDP', '0s']);
+    // CLUSTER-IP is whatever the allocator handed out.
+    expect(await cells(`${ns}/services`)).toEqual([
+      'svc',
+      'ClusterIP',
+      expect.stringMatching(/^\d+\.\d+\.\d+\.\d+$/),
+      '<none>',
+      '80/TCP,53/UDP',
+      '0s',
+    ]);
     await json('POST', '/api/v1/nodes', {
       metadata: { name: 'n1', labels: { 'node-role.kubernetes.io/control-plane': '' } },
       spec: { unschedulable: true },

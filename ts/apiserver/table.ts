@@ -5,65 +5,26 @@
  */
 import type { KubeObject, Table, TableColumnDefinition, TableRow } from '../api/meta.js';
 import type { ResourceInfo } from './resources.js';
+import { APPS_LAYOUTS } from './tables/apps.js';
+import { AUTOSCALING_LAYOUTS } from './tables/autoscaling.js';
+import { BATCH_LAYOUTS } from './tables/batch.js';
+import { CLUSTER_LAYOUTS, DEFAULT_CONVERTOR_KINDS } from './tables/cluster.js';
+import {
+  AGE,
+  arr,
+  type Column,
+  col,
+  humanDuration,
+  type Layout,
+  NAME_DESCRIPTION,
+  num,
+  type Obj,
+  obj,
+  since,
+} from './tables/column.js';
+import { CORE_LAYOUTS } from './tables/core.js';
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-
-/** duration.HumanDuration (k8s.io/apimachinery/pkg/util/duration), as `kubectl get` prints AGE. */
-export function humanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / 1000);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 60 * 2) return `${seconds}s`;
-  const minutes = Math.trunc(seconds / 60);
-  if (minutes < 10) {
-    const s = seconds % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 60 * 3) return `${minutes}m`;
-  const hours = Math.trunc(minutes / 60);
-  if (hours < 8) {
-    const m = minutes % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const dy = Math.trunc(hours / 24) % 365;
-    return dy === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${dy}d`;
-  }
-  return `${Math.trunc(hours / 24 / 365)}y`;
-}
-
-interface Column {
-  def: TableColumnDefinition;
-  /** The cell of one object; `now` for columns that print ages. */
-  cell: (o: Obj, now: number) => unknown;
-}
-
-const col = (
-  name: string,
-  type: string,
-  description: string,
-  cell: (o: Obj, now: number) => unknown,
-  format = '',
-  priority = 0,
-): Column => ({
-  def: { name, type, format, description, priority },
-  cell,
-});
-
-/** translateTimestampSince: `<unknown>` for a missing time. */
-function since(t: unknown, now: number): string {
-  const ms = typeof t === 'string' ? Date.parse(t) : Number.NaN;
-  return Number.isNaN(ms) ? '<unknown>' : humanDuration(now - ms);
-}
+export { humanDuration };
 
 /** The Event printer's LAST SEEN: series, then lastTimestamp, then eventTime. */
 function eventLastSeen(o: Obj, now: number): string {
@@ -105,27 +66,15 @@ const KIND_COLUMNS: Record<string, Column[]> = {
     col('Type', 'string', 'The type of the secret', (o) => (typeof o.type === 'string' ? o.type : 'Opaque')),
     col('Data', 'string', 'Number of data in the secret', dataCount),
   ],
-  'apps/Deployment': [
-    col('Ready', 'string', 'Number of the pod with ready state', (o) => {
-      const spec = obj(o.spec);
-      return `${num(obj(o.status).readyReplicas)}/${typeof spec.replicas === 'number' ? spec.replicas : 1}`;
-    }),
+  '/ServiceAccount': [
     col(
-      'Up-to-date',
+      'Secrets',
       'string',
-      'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
-      (o) => num(obj(o.status).updatedReplicas),
-    ),
-    col(
-      'Available',
-      'string',
-      'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
-      (o) => num(obj(o.status).availableReplicas),
+      'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.',
+      (o) => (Array.isArray(o.secrets) ? o.secrets.length : 0),
     ),
   ],
 };
-
-const AGE = 'age';
 
 function serviceExternalIP(o: Obj): string {
   const spec = obj(o.spec);
@@ -187,7 +136,12 @@ function nodeRoles(o: Obj): string {
 }
 
 /** Per-kind columns after NAME; `AGE` marks where the age column goes (default: last). */
-const LAYOUT: Record<string, (Column | typeof AGE)[]> = {
+const LAYOUT: Record<string, Layout> = {
+  ...CORE_LAYOUTS,
+  ...APPS_LAYOUTS,
+  ...BATCH_LAYOUTS,
+  ...AUTOSCALING_LAYOUTS,
+  ...CLUSTER_LAYOUTS,
   ...Object.fromEntries(Object.entries(KIND_COLUMNS).map(([k, cols]) => [k, [...cols, AGE]])),
   '/Service': [
     col('Type', 'string', 'The type of the service', (o) => obj(o.spec).type ?? 'ClusterIP'),
@@ -255,7 +209,18 @@ const LAYOUT: Record<string, (Column | typeof AGE)[]> = {
 };
 
 /** Kinds whose printer does not start with NAME (the Event printer). */
-const FULL_LAYOUT: Record<string, (Column | typeof AGE)[]> = {
+const FULL_LAYOUT: Record<string, Layout> = {
+  // printScale (`kubectl get --subresource=scale`): its Name column has no `name` format.
+  'autoscaling/Scale': [
+    col('Name', 'string', NAME_DESCRIPTION, (o) => obj(o.metadata).name ?? ''),
+    col('Desired', 'integer', 'replicas is the desired number of instances for the scaled object.', (o) =>
+      num(obj(o.spec).replicas),
+    ),
+    col('Available', 'integer', 'replicas is the actual number of observed instances of the scaled object.', (o) =>
+      num(obj(o.status).replicas),
+    ),
+    AGE,
+  ],
   '/Event': [
     col('Last Seen', 'string', 'Time when last this event was observed.', eventLastSeen),
     col(
@@ -281,13 +246,28 @@ const FULL_LAYOUT: Record<string, (Column | typeof AGE)[]> = {
   ],
 };
 
-function layoutFor(info: ResourceInfo): (Column | typeof AGE)[] {
-  const full = FULL_LAYOUT[`${info.group}/${info.kind}`];
+const nameColumn = (): Column => col('Name', 'string', NAME_DESCRIPTION, (o) => obj(o.metadata).name ?? '', 'name');
+
+/** rest.NewDefaultTableConvertor's columns: Name and `Created At` (the UTC creationTimestamp). */
+const DEFAULT_CONVERTOR: Layout = [
+  nameColumn(),
+  col(
+    'Created At',
+    'date',
+    'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    (o) => {
+      const ms = Date.parse(String(obj(o.metadata).creationTimestamp ?? ''));
+      return Number.isNaN(ms) ? '0001-01-01T00:00:00Z' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    },
+  ),
+];
+
+function layoutFor(info: ResourceInfo): Layout {
+  const key = `${info.group}/${info.kind}`;
+  const full = FULL_LAYOUT[key];
   if (full !== undefined) return full;
-  return [
-    col('Name', 'string', 'Name must be unique within a namespace.', (o) => obj(o.metadata).name ?? '', 'name'),
-    ...(LAYOUT[`${info.group}/${info.kind}`] ?? [AGE]),
-  ];
+  if (DEFAULT_CONVERTOR_KINDS.has(key)) return DEFAULT_CONVERTOR;
+  return [nameColumn(), ...(LAYOUT[`${info.group}/${info.kind}`] ?? [AGE])];
 }
 
 export interface TableOptions {

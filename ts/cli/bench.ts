@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiSuite } from '../../bench/api.js';
 import { cgroupSuite } from '../../bench/cgroup.js';
 import { formatTable, type Suite, writeResults } from '../../bench/harness.js';
 import { schedSuite } from '../../bench/sched.js';
@@ -13,11 +14,12 @@ const RESULTS_DIR = fileURLToPath(new URL('../bench/results/', import.meta.url))
 
 export async function bench(args: string[]): Promise<number> {
   const kubewasm = await loadKubewasm();
-  const suites: Suite[] = [storeSuite(kubewasm), cgroupSuite(kubewasm), schedSuite(kubewasm)];
+  const suites: Suite[] = [storeSuite(kubewasm), cgroupSuite(kubewasm), schedSuite(kubewasm), apiSuite(kubewasm)];
   let flags: Flags;
   try {
-    // Flags go to every suite; each reads the ones it knows (`--workload NAME`: bench sched).
-    flags = parseFlags(args, { workload: 'string' });
+    // Flags go to every suite; each reads the ones it knows (`--workload NAME`: bench sched;
+    // `--quick`: bench api's short development runs).
+    flags = parseFlags(args, { workload: 'string', quick: 'boolean' });
   } catch (err) {
     console.error(`kubewasm bench: ${err instanceof Error ? err.message : String(err)}`);
     return 2;

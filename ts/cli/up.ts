@@ -6,8 +6,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
-import { serveHttps } from '../apiserver/node/https.js';
+import { serveHttp2 } from '../apiserver/node/http2.js';
+import { type ProtectionOptions, parseGoDuration } from '../apiserver/protection.js';
 import { createApiServer } from '../apiserver/server.js';
+import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/service-account-jwt.js';
+import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/strategy.js';
 import { parseTokenFile, tokenFileLine } from '../apiserver/tokens.js';
 import { createClient } from '../client/client.js';
 import { inProcessTransport } from '../client/transport.js';
@@ -16,13 +19,53 @@ import { realClock } from '../sim/clock.js';
 import { openDurableStorage } from '../storage/wasm/durable.js';
 import { loadKubewasm } from '../wasm/node.js';
 import { type Flags, parseFlags } from './flags.js';
+import {
+  SERVICE_FLAG_SPEC,
+  SERVICE_FLAG_USAGE,
+  type ServiceRanges,
+  serviceRanges,
+  startControllers,
+} from './up-controllers.js';
 
 const USAGE = `usage: kubewasm up [--data-dir DIR] [--port PORT]
   --data-dir DIR   where the store, certificates, token and kubeconfig live (default ./.kubewasm)
   --port PORT      HTTPS port on 127.0.0.1 (default 6443)
+  --max-requests-inflight N           read-only requests at once, 0 = no limit (default 400)
+  --max-mutating-requests-inflight N  mutating requests at once, 0 = no limit (default 200)
+  --request-timeout DURATION          longest a request may take (default 60s)
+${SERVICE_FLAG_USAGE}
 KUBEWASM_LOG_REQUESTS=1 logs one line per request to stderr.`;
 
 const HOST = '127.0.0.1';
+
+/** kube-apiserver's flags for the protection filters (ts/apiserver/protection.ts). */
+const PROTECTION_FLAG_SPEC = {
+  'max-requests-inflight': 'string',
+  'max-mutating-requests-inflight': 'string',
+  'request-timeout': 'string',
+} as const;
+
+function protectionOptions(flags: Flags): ProtectionOptions {
+  const out: ProtectionOptions = {};
+  const count = (name: string): number | undefined => {
+    const v = flags.values[name];
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`invalid --${name} ${String(v)}`);
+    return n;
+  };
+  const reads = count('max-requests-inflight');
+  if (reads !== undefined) out.maxRequestsInFlight = reads;
+  const writes = count('max-mutating-requests-inflight');
+  if (writes !== undefined) out.maxMutatingRequestsInFlight = writes;
+  const timeout = flags.values['request-timeout'];
+  if (timeout !== undefined) {
+    const ms = parseGoDuration(String(timeout));
+    if (ms <= 0) throw new Error(`invalid --request-timeout ${String(timeout)}`);
+    out.requestTimeoutMs = ms;
+  }
+  return out;
+}
 /** The namespaces kube-apiserver's system namespaces controller keeps. */
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -74,7 +117,7 @@ current-context: kubewasm
 export async function up(args: string[]): Promise<number> {
   let flags: Flags;
   try {
-    flags = parseFlags(args, { 'data-dir': 'string', port: 'string' });
+    flags = parseFlags(args, { 'data-dir': 'string', port: 'string', ...PROTECTION_FLAG_SPEC, ...SERVICE_FLAG_SPEC });
   } catch (err) {
     console.error(`kubewasm up: ${(err as Error).message}\n${USAGE}`);
     return 2;
@@ -83,6 +126,20 @@ export async function up(args: string[]): Promise<number> {
   const port = Number(flags.values.port ?? '6443');
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`kubewasm up: invalid --port ${String(flags.values.port)}\n${USAGE}`);
+    return 2;
+  }
+  let protection: ProtectionOptions;
+  try {
+    protection = protectionOptions(flags);
+  } catch (err) {
+    console.error(`kubewasm up: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  let ranges: ServiceRanges;
+  try {
+    ranges = serviceRanges(flags);
+  } catch (err) {
+    console.error(`kubewasm up: ${(err as Error).message}\n${USAGE}`);
     return 2;
   }
   mkdirSync(dir, { recursive: true });
@@ -114,6 +171,11 @@ export async function up(args: string[]): Promise<number> {
     return 1;
   }
 
+  // The service-account signing key (sa.key, as kubeadm names it), made on first start.
+  const saKeyFile = join(dir, 'sa.key');
+  if (!existsSync(saKeyFile)) writePrivate(saKeyFile, await generateServiceAccountKeyPem());
+  const serviceAccountKey = await importServiceAccountKey(readFileSync(saKeyFile, 'utf8'));
+
   const kubewasm = await loadKubewasm();
   const { storage, recovery } = openDurableStorage(kubewasm, join(dir, 'store'), { fsync: 'batch' });
   if (recovery.truncatedTail) {
@@ -121,7 +183,16 @@ export async function up(args: string[]): Promise<number> {
       `kubewasm up: the store's log ended in a torn record (${recovery.truncatedTail.reason}); ${recovery.truncatedTail.droppedBytes} bytes dropped`,
     );
   }
-  const api = createApiServer({ storage, tokens });
+  // SchedulingExplanation requests are answered by the scheduler started below.
+  let scheduler: Scheduler | undefined;
+  const api = createApiServer({
+    storage,
+    tokens,
+    ...protection,
+    ...ranges,
+    serviceAccountKey,
+    explainer: () => (scheduler?.state === 'running' ? scheduler : undefined),
+  });
 
   // The system namespaces, created through the API like any client would.
   for (const name of SYSTEM_NAMESPACES) {
@@ -136,10 +207,23 @@ export async function up(args: string[]): Promise<number> {
       console.error(`kubewasm up: creating namespace ${name}: ${await res.text()}`);
     }
   }
+  // The built-in PriorityClasses, as kube-apiserver's scheduling post-start hook creates them.
+  for (const pc of SYSTEM_PRIORITY_CLASSES) {
+    const res = await api.handle(
+      new Request(`https://${HOST}/apis/scheduling.k8s.io/v1/priorityclasses`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(pc),
+      }),
+    );
+    if (res.status !== 201 && res.status !== 409) {
+      console.error(`kubewasm up: creating a system priorityclass: ${await res.text()}`);
+    }
+  }
 
-  let server: Awaited<ReturnType<typeof serveHttps>>;
+  let server: Awaited<ReturnType<typeof serveHttp2>>;
   try {
-    server = await serveHttps(
+    server = await serveHttp2(
       api,
       serving,
       HOST,
@@ -152,13 +236,20 @@ export async function up(args: string[]): Promise<number> {
     return 1;
   }
   // The scheduler talks to the apiserver like any component: through the client, in-process.
-  const scheduler = new Scheduler({
+  scheduler = new Scheduler({
     client: createClient(inProcessTransport(api, adminToken)),
     kubewasm,
     clock: realClock,
     onError: (err, context) => console.error(`kubewasm scheduler: ${context}: ${String(err)}`),
   });
   await scheduler.start();
+  // Beside the scheduler: the `kubernetes` Service and its endpoints, and the namespace controller.
+  const controllers = await startControllers({
+    client: createClient(inProcessTransport(api, adminToken)),
+    ranges,
+    host: HOST,
+    port: server.port,
+  });
 
   const url = `https://${HOST}:${server.port}`;
   const config = join(dir, 'kubeconfig');
@@ -177,6 +268,7 @@ export async function up(args: string[]): Promise<number> {
     process.on('SIGTERM', stop);
   });
   console.log('kubewasm: stopping');
+  await controllers.stop();
   await scheduler.stop();
   await server.close();
   await storage.close();

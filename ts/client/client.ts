@@ -105,6 +105,8 @@ export interface Client {
   scale(gvr: GroupVersionResource, namespace: string, name: string, replicas: number): Promise<Scale>;
   /** GET of the scale subresource. */
   getScale(gvr: GroupVersionResource, namespace: string, name: string): Promise<Scale>;
+  /** PUT namespaces/<name>/finalize: writes only spec.finalizers (client-go Namespaces().Finalize). */
+  finalizeNamespace<T extends KubeObject = KubeObject>(namespace: T): Promise<T>;
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -136,13 +138,15 @@ export function createClient(transport: Transport): Client {
     body?: unknown,
     contentType = 'application/json',
   ): Promise<Response> {
-    const headers = new Headers({ Accept: 'application/json' });
-    const init: RequestInit = { method, headers };
-    if (body !== undefined) {
-      headers.set('Content-Type', contentType);
-      init.body = JSON.stringify(body);
-    }
-    const res = await transport(new Request(`${CLIENT_ORIGIN}${path}`, init));
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    if (body !== undefined) headers['Content-Type'] = contentType;
+    const url = `${CLIENT_ORIGIN}${path}`;
+    // An in-process transport takes the call as it is; any other gets a web Request.
+    const res =
+      transport.direct !== undefined
+        ? await transport.direct(text === undefined ? { method, url, headers } : { method, url, headers, body: text })
+        : await transport(new Request(url, { method, headers, ...(text === undefined ? {} : { body: text }) }));
     if (res.status < 200 || res.status > 299) throw await errorFromResponse(res);
     return res;
   }
@@ -204,5 +208,11 @@ export function createClient(transport: Transport): Client {
     scale: (gvr, namespace, name, replicas) =>
       json('PATCH', resourcePath(gvr, namespace, name, 'scale'), { spec: { replicas } }, PATCH_CONTENT_TYPES.merge),
     getScale: (gvr, namespace, name) => json('GET', resourcePath(gvr, namespace, name, 'scale')),
+    finalizeNamespace: (namespace) =>
+      json(
+        'PUT',
+        resourcePath({ group: '', version: 'v1', resource: 'namespaces' }, undefined, nameOf(namespace), 'finalize'),
+        namespace,
+      ),
   };
 }

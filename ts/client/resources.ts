@@ -25,7 +25,23 @@ const core = (resource: string, kind: string, namespaced: boolean): ResourceType
   namespaced,
 });
 
-/** The resources the apiserver serves, by plural name. */
+const gv =
+  (group: string, version: string) =>
+  (resource: string, kind: string, namespaced: boolean): ResourceType => ({
+    group,
+    version,
+    resource,
+    kind,
+    namespaced,
+  });
+const apps = gv('apps', 'v1');
+const batch = gv('batch', 'v1');
+const rbac = gv('rbac.authorization.k8s.io', 'v1');
+
+/**
+ * The resources the apiserver serves, by plural name (a resource served at two versions has one
+ * entry per version: the storage version under the plain name).
+ */
 export const RESOURCES = {
   namespaces: core('namespaces', 'Namespace', false),
   configmaps: core('configmaps', 'ConfigMap', true),
@@ -35,7 +51,30 @@ export const RESOURCES = {
   nodes: core('nodes', 'Node', false),
   services: core('services', 'Service', true),
   events: core('events', 'Event', true),
-  deployments: { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true },
+  deployments: apps('deployments', 'Deployment', true),
+  endpoints: core('endpoints', 'Endpoints', true),
+  limitranges: core('limitranges', 'LimitRange', true),
+  resourcequotas: core('resourcequotas', 'ResourceQuota', true),
+  replicasets: apps('replicasets', 'ReplicaSet', true),
+  daemonsets: apps('daemonsets', 'DaemonSet', true),
+  statefulsets: apps('statefulsets', 'StatefulSet', true),
+  jobs: batch('jobs', 'Job', true),
+  cronjobs: batch('cronjobs', 'CronJob', true),
+  leases: gv('coordination.k8s.io', 'v1')('leases', 'Lease', true),
+  endpointslices: gv('discovery.k8s.io', 'v1')('endpointslices', 'EndpointSlice', true),
+  horizontalpodautoscalers: gv('autoscaling', 'v2')('horizontalpodautoscalers', 'HorizontalPodAutoscaler', true),
+  horizontalpodautoscalersV1: gv('autoscaling', 'v1')('horizontalpodautoscalers', 'HorizontalPodAutoscaler', true),
+  poddisruptionbudgets: gv('policy', 'v1')('poddisruptionbudgets', 'PodDisruptionBudget', true),
+  priorityclasses: gv('scheduling.k8s.io', 'v1')('priorityclasses', 'PriorityClass', false),
+  roles: rbac('roles', 'Role', true),
+  rolebindings: rbac('rolebindings', 'RoleBinding', true),
+  clusterroles: rbac('clusterroles', 'ClusterRole', false),
+  clusterrolebindings: rbac('clusterrolebindings', 'ClusterRoleBinding', false),
+  schedulingexplanations: gv('scheduling.kubewasm.io', 'v1alpha1')(
+    'schedulingexplanations',
+    'SchedulingExplanation',
+    false,
+  ),
 } as const satisfies Record<string, ResourceType>;
 
 /** `apps/v1`, or `v1` for the core group. */

@@ -50,7 +50,10 @@ function base64url(text: string): string {
 }
 
 function fromBase64url(value: string): string {
-  if (!/^[A-Za-z0-9_-]*$/.test(value)) throw new Error('illegal base64 data');
+  // encoding/base64's CorruptInputError: the offset of the first bad byte, or of a lone last one.
+  const bad = value.search(/[^A-Za-z0-9_-]/);
+  if (bad >= 0) throw new Error(`illegal base64 data at input byte ${bad}`);
+  if (value.length % 4 === 1) throw new Error(`illegal base64 data at input byte ${value.length - 1}`);
   const binary = atob(value.replaceAll('-', '+').replaceAll('_', '/'));
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }

@@ -71,6 +71,32 @@ export interface Explanation {
   }>;
 }
 
+/**
+ * The parts of a Pod the engine reads (crates/wasm/src/k8s.rs `Pod`): an object from the API also
+ * carries status, managedFields and annotations, which would only be written out and parsed again.
+ */
+function enginePod(pod: KubeObject): object {
+  const { metadata, spec } = pod as { metadata?: Record<string, unknown>; spec?: unknown };
+  if (metadata === undefined) return { spec };
+  return {
+    metadata: {
+      name: metadata.name,
+      namespace: metadata.namespace,
+      uid: metadata.uid,
+      labels: metadata.labels,
+      creationTimestamp: metadata.creationTimestamp,
+      deletionTimestamp: metadata.deletionTimestamp,
+    },
+    spec,
+  };
+}
+
+function enginePending(p: PendingPod): object {
+  return p.defaultSpreadSelector === undefined
+    ? { pod: enginePod(p.pod) }
+    : { pod: enginePod(p.pod), defaultSpreadSelector: p.defaultSpreadSelector };
+}
+
 export class SchedulerEngine {
   private constructor(private readonly inner: glue.SchedulerEngine) {}
 
@@ -89,7 +115,7 @@ export class SchedulerEngine {
 
   /** Pods already bound (spec.nodeName set). */
   addPods(pods: KubeObject[]): void {
-    callWasm(() => this.inner.addPods(JSON.stringify(pods)));
+    callWasm(() => this.inner.addPods(JSON.stringify(pods.map(enginePod))));
   }
 
   removePod(namespace: string, name: string): void {
@@ -106,12 +132,14 @@ export class SchedulerEngine {
 
   /** Schedules pods in order, assuming each placed pod before the next: one crossing per batch. */
   scheduleBatch(pending: PendingPod[]): Placement[] {
-    return JSON.parse(callWasm(() => this.inner.scheduleBatch(JSON.stringify(pending)))) as Placement[];
+    return JSON.parse(
+      callWasm(() => this.inner.scheduleBatch(JSON.stringify(pending.map(enginePending)))),
+    ) as Placement[];
   }
 
   /** Every node's verdict and score per plugin for one pod, changing nothing. */
   explain(pending: PendingPod): Explanation {
-    return JSON.parse(callWasm(() => this.inner.explain(JSON.stringify(pending)))) as Explanation;
+    return JSON.parse(callWasm(() => this.inner.explain(JSON.stringify(enginePending(pending))))) as Explanation;
   }
 
   free(): void {

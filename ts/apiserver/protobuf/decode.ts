@@ -20,6 +20,17 @@ const TOP_LEVEL: ReadonlyMap<string, string> = new Map([
   ['ServiceAccount', 'v1'],
   ['Service', 'v1'],
   ['Deployment', 'apps/v1'],
+  ['Job', 'batch/v1'],
+  ['CronJob', 'batch/v1'],
+  ['PriorityClass', 'scheduling.k8s.io/v1'],
+  ['Role', 'rbac.authorization.k8s.io/v1'],
+  ['RoleBinding', 'rbac.authorization.k8s.io/v1'],
+  ['ClusterRole', 'rbac.authorization.k8s.io/v1'],
+  ['ClusterRoleBinding', 'rbac.authorization.k8s.io/v1'],
+  ['PodDisruptionBudget', 'policy/v1'],
+  ['HorizontalPodAutoscaler', 'autoscaling/v1'],
+  // `kubectl create token` (serviceaccounts/<name>/token).
+  ['TokenRequest', 'authentication.k8s.io/v1'],
 ]);
 
 type Obj = Record<string, unknown>;

@@ -3,7 +3,9 @@
  * (k8s.io/api/core/v1/generated.proto, k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto,
  * v0.32; numbers checked against k8s.io/api's generated.proto, pointer-ness against types.go and
  * against the bodies kubectl 1.32 sends). kubectl's typed `create namespace|configmap|secret|
- * serviceaccount|deployment|service` send protobuf only (../shared/reference/api.md §0.4). Only the
+ * serviceaccount|deployment|service|job|cronjob|priorityclass|role|rolebinding|clusterrole|
+ * clusterrolebinding|poddisruptionbudget` and `kubectl autoscale` send protobuf only (../shared/reference/api.md §0.4),
+ * with the batch/v1, scheduling/v1, rbac/v1, autoscaling/v1 and policy/v1 generated.proto numbers. Only the
  * fields those commands can set are described; a body with any other field answers 415.
  */
 
@@ -95,6 +97,19 @@ export const MESSAGES: Record<string, MessageSchema> = {
     4: { name: 'stringData', type: 'map<string,string>' },
     5: { name: 'immutable', type: 'optbool' },
   },
+  // k8s.io/api/authentication/v1/generated.proto.
+  TokenRequest: {
+    1: { name: 'metadata', type: { message: 'ObjectMeta' } },
+    2: m('spec', 'TokenRequestSpec'),
+    3: m('status', 'TokenRequestStatus'),
+  },
+  TokenRequestSpec: {
+    1: { name: 'audiences', type: 'string', repeated: true },
+    3: m('boundObjectRef', 'BoundObjectReference'),
+    4: t('expirationSeconds', 'optint'),
+  },
+  BoundObjectReference: { 1: s('kind'), 2: s('apiVersion'), 3: s('name'), 4: s('uid') },
+  TokenRequestStatus: { 1: s('token'), 2: t('expirationTimestamp', 'time') },
   ServiceAccount: {
     1: { name: 'metadata', type: { message: 'ObjectMeta' } },
     2: { name: 'secrets', type: { message: 'ObjectReference' }, repeated: true },
@@ -156,6 +171,8 @@ export const MESSAGES: Record<string, MessageSchema> = {
     11: t('hostNetwork', 'bool'),
     12: t('hostPID', 'bool'),
     13: t('hostIPC', 'bool'),
+    // `kubectl create job --from=cronjob/x` copies the stored (defaulted) pod spec: securityContext {}.
+    14: m('securityContext', 'PodSecurityContext'),
     15: m('imagePullSecrets', 'LocalObjectReference', true),
     16: s('hostname'),
     17: s('subdomain'),
@@ -182,6 +199,12 @@ export const MESSAGES: Record<string, MessageSchema> = {
     18: t('tty', 'bool'),
     20: s('terminationMessagePolicy'),
     24: t('restartPolicy', 'optstring'),
+  },
+  PodSecurityContext: {
+    2: t('runAsUser', 'optint'),
+    3: t('runAsNonRoot', 'optbool'),
+    5: t('fsGroup', 'optint'),
+    6: t('runAsGroup', 'optint'),
   },
   ContainerPort: {
     1: s('name'),
@@ -222,4 +245,104 @@ export const MESSAGES: Record<string, MessageSchema> = {
   // LoadBalancerStatus.ingress is not described: a body carrying it answers 415.
   ServiceStatus: { 1: m('loadBalancer', 'LoadBalancerStatus') },
   LoadBalancerStatus: {},
+  // batch/v1 (k8s.io/api/batch/v1/generated.proto): kubectl create job|cronjob.
+  Job: { 1: m('metadata', 'ObjectMeta'), 2: m('spec', 'JobSpec'), 3: m('status', 'JobStatus') },
+  JobSpec: {
+    1: t('parallelism', 'optint'),
+    2: t('completions', 'optint'),
+    3: t('activeDeadlineSeconds', 'optint'),
+    4: m('selector', 'LabelSelector'),
+    5: t('manualSelector', 'optbool'),
+    6: m('template', 'PodTemplateSpec'),
+    7: t('backoffLimit', 'optint'),
+    8: t('ttlSecondsAfterFinished', 'optint'),
+    9: t('completionMode', 'optstring'),
+    10: t('suspend', 'optbool'),
+  },
+  // Only what an empty status writes (its non-pointer fields, as zeros).
+  JobStatus: { 4: t('active', 'int'), 5: t('succeeded', 'int'), 6: t('failed', 'int'), 7: s('completedIndexes') },
+  JobTemplateSpec: { 1: m('metadata', 'ObjectMeta'), 2: m('spec', 'JobSpec') },
+  CronJob: { 1: m('metadata', 'ObjectMeta'), 2: m('spec', 'CronJobSpec'), 3: m('status', 'CronJobStatus') },
+  CronJobSpec: {
+    1: s('schedule'),
+    2: t('startingDeadlineSeconds', 'optint'),
+    3: s('concurrencyPolicy'),
+    4: t('suspend', 'optbool'),
+    5: m('jobTemplate', 'JobTemplateSpec'),
+    6: t('successfulJobsHistoryLimit', 'optint'),
+    7: t('failedJobsHistoryLimit', 'optint'),
+    8: t('timeZone', 'optstring'),
+  },
+  CronJobStatus: {},
+  // scheduling/v1: kubectl create priorityclass.
+  PriorityClass: {
+    1: m('metadata', 'ObjectMeta'),
+    // Value has no omitempty in JSON: a written 0 stays (optint keeps zeros).
+    2: t('value', 'optint'),
+    3: t('globalDefault', 'bool'),
+    4: s('description'),
+    5: t('preemptionPolicy', 'optstring'),
+  },
+  // rbac/v1: kubectl create role|rolebinding|clusterrole|clusterrolebinding.
+  PolicyRule: {
+    1: { name: 'verbs', type: 'string', repeated: true },
+    2: { name: 'apiGroups', type: 'string', repeated: true },
+    3: { name: 'resources', type: 'string', repeated: true },
+    4: { name: 'resourceNames', type: 'string', repeated: true },
+    5: { name: 'nonResourceURLs', type: 'string', repeated: true },
+  },
+  Role: { 1: m('metadata', 'ObjectMeta'), 2: m('rules', 'PolicyRule', true) },
+  ClusterRole: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('rules', 'PolicyRule', true),
+    3: m('aggregationRule', 'AggregationRule'),
+  },
+  AggregationRule: { 1: m('clusterRoleSelectors', 'LabelSelector', true) },
+  Subject: { 1: s('kind'), 2: s('apiGroup'), 3: s('name'), 4: s('namespace') },
+  RoleRef: { 1: s('apiGroup'), 2: s('kind'), 3: s('name') },
+  RoleBinding: { 1: m('metadata', 'ObjectMeta'), 2: m('subjects', 'Subject', true), 3: m('roleRef', 'RoleRef') },
+  ClusterRoleBinding: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('subjects', 'Subject', true),
+    3: m('roleRef', 'RoleRef'),
+  },
+  // autoscaling/v1: kubectl autoscale.
+  HorizontalPodAutoscaler: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'HorizontalPodAutoscalerSpec'),
+    3: m('status', 'HorizontalPodAutoscalerStatus'),
+  },
+  HorizontalPodAutoscalerSpec: {
+    1: m('scaleTargetRef', 'CrossVersionObjectReference'),
+    2: t('minReplicas', 'optint'),
+    3: t('maxReplicas', 'int'),
+    4: t('targetCPUUtilizationPercentage', 'optint'),
+  },
+  CrossVersionObjectReference: { 1: s('kind'), 2: s('name'), 3: s('apiVersion') },
+  HorizontalPodAutoscalerStatus: {
+    1: t('observedGeneration', 'optint'),
+    2: t('lastScaleTime', 'time'),
+    3: t('currentReplicas', 'int'),
+    4: t('desiredReplicas', 'int'),
+    5: t('currentCPUUtilizationPercentage', 'optint'),
+  },
+  // policy/v1: kubectl create poddisruptionbudget.
+  PodDisruptionBudget: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'PodDisruptionBudgetSpec'),
+    3: m('status', 'PodDisruptionBudgetStatus'),
+  },
+  PodDisruptionBudgetSpec: {
+    1: t('minAvailable', 'intOrString'),
+    2: m('selector', 'LabelSelector'),
+    3: t('maxUnavailable', 'intOrString'),
+    4: t('unhealthyPodEvictionPolicy', 'optstring'),
+  },
+  PodDisruptionBudgetStatus: {
+    1: t('observedGeneration', 'int'),
+    3: t('disruptionsAllowed', 'int'),
+    4: t('currentHealthy', 'int'),
+    5: t('desiredHealthy', 'int'),
+    6: t('expectedPods', 'int'),
+  },
 };

@@ -4,7 +4,7 @@ import { type Client, RESOURCES } from '../../client/index.js';
 import { eventually, type Harness, harness, TRANSPORT_KINDS, type TransportKind } from '../../client/test-support.js';
 import type { Kubewasm } from '../../wasm/kubewasm.js';
 import { loadKubewasm } from '../../wasm/node.js';
-import { type CycleResult, type Pod, Scheduler } from './scheduler.js';
+import { type CycleResult, type Pod, Scheduler, truncateMessage } from './scheduler.js';
 
 let kubewasm: Kubewasm;
 beforeAll(async () => {
@@ -179,16 +179,96 @@ describe('Scheduler', () => {
     await until(async () => (await getPod(client, 'second')).spec?.nodeName === 'only');
   });
 
+  // The victims have no grace period: no kubelet here would finish a graceful deletion.
   it('preempts a lower-priority pod through the API and binds the preemptor once it is gone', async () => {
     const { client, h, cycles } = await setup([node('only')]);
-    await client.create(RESOURCES.pods, 'default', pod('low', '3', { priority: 0 }));
+    await client.create(RESOURCES.pods, 'default', pod('low', '3', { priority: 0, terminationGracePeriodSeconds: 0 }));
     await until(async () => (await getPod(client, 'low')).spec?.nodeName === 'only');
 
     await client.create(RESOURCES.pods, 'default', pod('high', '3', { priority: 1000 }));
     await until(async () => (await client.list(RESOURCES.pods, { namespace: 'default' })).items.length === 1);
     expect(cycles.find((c) => c.pod === 'default/high')).toMatchObject({ result: 'unschedulable' });
+    // The preemptor is nominated to the node its victims leave (handleSchedulingFailure → updatePod).
+    await until(async () => (await getPod(client, 'high')).status?.nominatedNodeName === 'only');
     h.server.clock.advance(1_000);
     await until(async () => (await getPod(client, 'high')).spec?.nodeName === 'only');
+    // Bound where it was nominated: the nomination stays, as kube-scheduler 1.32 leaves it.
+    expect((await getPod(client, 'high')).status?.nominatedNodeName).toBe('only');
+  });
+
+  it('clears the nomination of a preemptor bound to another node', async () => {
+    const { client, h } = await setup([node('only')]);
+    await client.create(RESOURCES.pods, 'default', pod('low', '3', { priority: 0, terminationGracePeriodSeconds: 0 }));
+    await until(async () => (await getPod(client, 'low')).spec?.nodeName === 'only');
+    await client.create(RESOURCES.pods, 'default', pod('high', '3', { priority: 1000 }));
+    await until(async () => (await getPod(client, 'high')).status?.nominatedNodeName === 'only');
+    await until(async () => (await client.list(RESOURCES.pods, { namespace: 'default' })).items.length === 1);
+
+    // An 8-CPU node scores higher (LeastAllocated, BalancedAllocation) than the freed 4-CPU one.
+    await createNode(client, node('roomy', '8'));
+    h.server.clock.advance(1_000);
+    await until(async () => (await getPod(client, 'high')).spec?.nodeName === 'roomy');
+    await until(async () => (await getPod(client, 'high')).status?.nominatedNodeName === undefined);
+  });
+
+  it('clears the nomination when a later attempt finds no preemption candidate', async () => {
+    const { client, h } = await setup([node('only')]);
+    await client.create(RESOURCES.pods, 'default', pod('low', '3', { priority: 0, terminationGracePeriodSeconds: 0 }));
+    await until(async () => (await getPod(client, 'low')).spec?.nodeName === 'only');
+    await client.create(RESOURCES.pods, 'default', pod('high', '3', { priority: 1000 }));
+    await until(async () => (await getPod(client, 'high')).status?.nominatedNodeName === 'only');
+    await until(async () => (await client.list(RESOURCES.pods, { namespace: 'default' })).items.length === 1);
+
+    // A pod it may not preempt takes the node first.
+    await client.create(RESOURCES.pods, 'default', pod('top', '3', { priority: 2000, nodeName: 'only' }));
+    h.server.clock.advance(1_000);
+    await until(async () => (await getPod(client, 'high')).status?.nominatedNodeName === undefined);
+    const condition = (await getPod(client, 'high')).status?.conditions?.find((c) => c.type === 'PodScheduled');
+    expect(condition?.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    );
+  });
+
+  it('writes PodScheduled=False with the FitError message through pods/status, once per change', async () => {
+    const { client, h, scheduler } = await setup([node('node-0'), node('node-1')]);
+    await client.create(RESOURCES.pods, 'default', pod('big', '6'));
+    const condition = async () =>
+      (await getPod(client, 'big')).status?.conditions?.find((c) => c.type === 'PodScheduled');
+    await until(async () => (await condition()) !== undefined);
+    const message =
+      '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.';
+    const first = await condition();
+    expect(first).toEqual({
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      message,
+      lastTransitionTime: new Date(h.server.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    });
+    expect((await getPod(client, 'big')).status?.nominatedNodeName).toBeUndefined();
+    const version = (await getPod(client, 'big')).metadata?.resourceVersion;
+
+    // The same verdict again (flushed from unschedulablePods after 5 minutes): nothing to write.
+    h.server.clock.advance(5 * 60_000 + 30_000);
+    // The recorder may aggregate the repeated event into one with count 2.
+    const attempts = async () => (await eventsFor(client, 'big')).reduce((n, e) => n + e.count, 0);
+    await until(async () => (await attempts()) >= 2);
+    expect((await getPod(client, 'big')).metadata?.resourceVersion).toBe(version);
+
+    // A different verdict (a third node): the message changes, the transition time does not.
+    await createNode(client, node('node-2', '2'));
+    h.server.clock.advance(10_000);
+    const changed = message.replaceAll('0/2', '0/3').replaceAll(': 2 ', ': 3 ');
+    await until(async () => (await condition())?.message === changed);
+    expect((await condition())?.lastTransitionTime).toBe(first?.lastTransitionTime);
+    await scheduler.stop(); // every write in flight answers before stop() returns
+  });
+
+  it('truncates a long message as truncateMessage does', () => {
+    expect(truncateMessage('x'.repeat(1024))).toBe('x'.repeat(1024));
+    const cut = truncateMessage('y'.repeat(2000));
+    expect(cut).toHaveLength(1024);
+    expect(cut.endsWith('y ...')).toBe(true);
   });
 
   it('forgets the assumed pod when binding fails and retries it after backoff', async () => {
@@ -208,6 +288,32 @@ describe('Scheduler', () => {
     h.server.clock.advance(1_000);
     await until(async () => (await getPod(client, 'p')).spec?.nodeName === 'only');
     expect(cycles.map((c) => c.result)).toEqual(['bind-failed', 'scheduled']);
+  });
+
+  it('does not schedule again a pod updated while its binding is in flight (skipPodSchedule)', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let binds = 0;
+    const { client, cycles } = await setup([node('only')], 'in-process', (c) => ({
+      ...c,
+      bind: async (ns, name, target) => {
+        binds++;
+        await gate;
+        return c.bind(ns, name, target);
+      },
+    }));
+    await client.create(RESOURCES.pods, 'default', pod('p'));
+    await eventually(() => binds === 1);
+    // A label change re-queues the pod (it is in no queue while its binding is in flight).
+    await client.patch(RESOURCES.pods, 'default', 'p', 'merge', { metadata: { labels: { a: 'b' } } });
+    await eventually(() => cycles.some((c) => c.result === 'skipped'));
+    release();
+    await until(async () => (await getPod(client, 'p')).spec?.nodeName === 'only');
+    await eventually(() => cycles.some((c) => c.result === 'scheduled'));
+    expect(binds).toBe(1);
+    expect(cycles.map((c) => c.result)).toEqual(['skipped', 'scheduled']);
   });
 
   it('counts a bound pod whose node it learns of only later', async () => {

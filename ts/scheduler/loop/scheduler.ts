@@ -9,10 +9,11 @@
 //   await scheduler.stop();    // nothing left pending
 
 import type { KubeObject } from '../../api/meta.js';
-import { type Client, Informer, RESOURCES } from '../../client/index.js';
+import { EventRecorder } from '../../client/event-recorder.js';
+import { type Client, Informer, isApiError, RESOURCES } from '../../client/index.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Kubewasm } from '../../wasm/kubewasm.js';
-import type { Placement, SchedulerEngine, SchedulerProfile } from '../../wasm/scheduler.js';
+import type { Explanation, Placement, SchedulerEngine, SchedulerProfile } from '../../wasm/scheduler.js';
 import {
   assignedPodUpdateEvents,
   type ClusterEvent,
@@ -25,11 +26,27 @@ import {
   SchedulingQueue,
   SchedulingQueueError,
 } from '../queue/index.js';
-import { EventRecorder, SCHEDULER_COMPONENT } from './event-recorder.js';
+import { rfc3339, SCHEDULER_COMPONENT } from './event-recorder.js';
 import { rejectorsFromMessage } from './rejectors.js';
 
 /** v1.DefaultSchedulerName. */
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+
+/**
+ * Pods popped and handed to the engine in one call when activeQ holds several: the engine places
+ * them in order, assuming each before the next, exactly as that many one-pod cycles would.
+ */
+export const MAX_BATCH = 256;
+
+/** validation.NoteLengthLimit (apimachinery/pkg/api/validation/events.go): schedule_one.go truncateMessage. */
+const NOTE_LENGTH_LIMIT = 1024;
+
+/** The PostFilter part of a FitError when preemption searched and found no candidate (preemption.go Preempt). */
+const PREEMPTION_FOUND_NONE = / preemption: 0\/\d+ nodes are available: /;
+
+/** v1.PodReasonUnschedulable and v1.PodReasonSchedulerError (k8s.io/api/core/v1/types.go). */
+export const POD_REASON_UNSCHEDULABLE = 'Unschedulable';
+export const POD_REASON_SCHEDULER_ERROR = 'SchedulerError';
 
 /** The fields of a Pod the loop reads. */
 export interface Pod extends KubeObject {
@@ -40,7 +57,22 @@ export interface Pod extends KubeObject {
     tolerations?: unknown[];
     [field: string]: unknown;
   };
-  status?: { phase?: string; [field: string]: unknown };
+  status?: {
+    phase?: string;
+    nominatedNodeName?: string;
+    conditions?: PodCondition[];
+    [field: string]: unknown;
+  };
+}
+
+/** v1.PodCondition. */
+export interface PodCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string | null;
 }
 
 export interface Node extends KubeObject {
@@ -94,6 +126,13 @@ function errorCode(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** schedule_one.go truncateMessage: at most NoteLengthLimit bytes, ending in " ..." when cut. */
+export function truncateMessage(message: string): string {
+  if (message.length <= NOTE_LENGTH_LIMIT) return message;
+  const suffix = ' ...';
+  return message.slice(0, NOTE_LENGTH_LIMIT - suffix.length) + suffix;
+}
+
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -111,7 +150,9 @@ export class Scheduler {
   /** Bound pods whose node the engine does not know yet, by node name. */
   private readonly orphans = new Map<string, Map<string, Pod>>();
   private readonly cycleObservers: Array<(r: CycleResult) => void> = [];
-  /** Background API writes (preemption deletes), awaited by stop(). */
+  /** Pods assumed in the engine whose pods/binding has not answered yet. */
+  private readonly binding = new Set<string>();
+  /** Background API writes (bindings, pod status, preemption deletes), awaited by stop(). */
   private readonly background = new Set<Promise<void>>();
   private state_: SchedulerState = 'idle';
   /** Resolves when stop() begins: start() waits on it too, so a stop during sync ends start(). */
@@ -131,12 +172,12 @@ export class Scheduler {
     this.queue = new SchedulingQueue<Pod>({ clock: this.clock });
     this.nodes = new Informer<Node>(this.client, RESOURCES.nodes, { clock: this.clock });
     this.pods = new Informer<Pod>(this.client, RESOURCES.pods, { clock: this.clock });
-    this.recorder = new EventRecorder(
-      this.client,
-      this.clock,
-      (err, event) => this.onError(err, `recording event ${event.metadata?.name ?? ''}`),
-      SCHEDULER_COMPONENT,
-    );
+    this.recorder = new EventRecorder({
+      client: this.client,
+      clock: this.clock,
+      component: SCHEDULER_COMPONENT,
+      onError: (err, event) => this.onError(err, `recording event ${event.metadata?.name ?? ''}`),
+    });
     this.nodes.addEventHandler({
       onAdd: (n) => this.onNodeAdd(n),
       onUpdate: (o, n) => this.onNodeUpdate(o, n),
@@ -186,9 +227,20 @@ export class Scheduler {
     this.engine.free();
   }
 
-  /** The engine's explanation for a pod (every node, every plugin), e.g. for a UI. */
-  explain(pod: Pod) {
-    this.flushNodes();
+  /**
+   * The explanation for a pod this scheduler's cache holds (undefined when it holds none). A bound
+   * pod is explained as an identical pod scheduled now, beside itself in the table.
+   */
+  explainPod(namespace: string, name: string): Explanation | undefined {
+    const pod = this.pods.get(namespace, name);
+    if (pod === undefined) return undefined;
+    const { nodeName: _bound, ...spec } = pod.spec ?? {};
+    return this.explain({ ...pod, spec });
+  }
+
+  /** The engine's explanation for a pod (every node, every plugin), e.g. for a UI; changes nothing. */
+  explain(pod: Pod): Explanation {
+    this.flushCache();
     return this.engine.explain({ pod });
   }
 
@@ -205,55 +257,118 @@ export class Scheduler {
 
   private async run(): Promise<void> {
     while (!this.isStopped()) {
-      const info = await this.queue.pop();
-      if (info === undefined) break;
-      let result: CycleResult;
-      try {
-        result = await this.scheduleOne(info);
-      } catch (err) {
-        // A bug, not a verdict: keep the loop alive and retry the pod after backoff.
-        this.onError(err, `scheduling ${info.key}`);
-        this.requeue(info, this.queue.schedulingCycle());
-        result = { pod: info.key, result: 'error', error: err };
+      const first = await this.queue.pop();
+      if (first === undefined) break;
+      // The rest of activeQ (up to MAX_BATCH) goes into the same engine call, each pod with the
+      // scheduling cycle its own pop started.
+      const batch: Array<{ info: QueuedPodInfo<Pod>; cycle: number }> = [
+        { info: first, cycle: this.queue.schedulingCycle() },
+      ];
+      while (batch.length < MAX_BATCH) {
+        const next = this.queue.tryPop();
+        if (next === undefined) break;
+        batch.push({ info: next, cycle: this.queue.schedulingCycle() });
       }
-      for (const fn of this.cycleObservers) fn(result);
+      this.scheduleBatch(batch);
     }
   }
 
-  private async scheduleOne(info: QueuedPodInfo<Pod>): Promise<CycleResult> {
-    const cycle = this.queue.schedulingCycle();
-    // The queued copy may be stale: the cache says whether the pod still waits for us.
-    const pod = this.pods.getByKey(info.key);
-    if (pod === undefined || isAssigned(pod) || !this.isResponsible(pod) || pod.metadata?.deletionTimestamp) {
-      this.queue.done(info.key);
-      return { pod: info.key, result: 'skipped' };
+  private report(result: CycleResult): void {
+    for (const fn of this.cycleObservers) fn(result);
+  }
+
+  private scheduleBatch(batch: Array<{ info: QueuedPodInfo<Pod>; cycle: number }>): void {
+    const live: Array<{ info: QueuedPodInfo<Pod>; cycle: number; pod: Pod }> = [];
+    for (const item of batch) {
+      // The queued copy may be stale: the cache says whether the pod still waits for us.
+      const pod = this.pods.getByKey(item.info.key);
+      // skipPodSchedule: deleting, or assumed with its binding in flight (an update re-queued it).
+      if (
+        pod === undefined ||
+        isAssigned(pod) ||
+        !this.isResponsible(pod) ||
+        pod.metadata?.deletionTimestamp ||
+        this.binding.has(item.info.key)
+      ) {
+        this.queue.done(item.info.key);
+        this.report({ pod: item.info.key, result: 'skipped' });
+        continue;
+      }
+      item.info.pod = pod;
+      live.push({ ...item, pod });
     }
-    info.pod = pod;
-    this.flushNodes();
-    const [placement] = this.engine.scheduleBatch([{ pod }]) as [Placement];
+    if (live.length === 0) return;
+    let placements: Placement[];
+    try {
+      this.flushCache();
+      placements = this.engine.scheduleBatch(live.map(({ pod }) => ({ pod })));
+    } catch (err) {
+      // A bug, not a verdict: keep the loop alive and retry the pods after backoff.
+      for (const { info, cycle } of live) {
+        this.onError(err, `scheduling ${info.key}`);
+        this.requeue(info, cycle);
+        this.report({ pod: info.key, result: 'error', error: err });
+      }
+      return;
+    }
+    live.forEach(({ info, cycle, pod }, i) => {
+      const placement = placements[i];
+      try {
+        if (placement === undefined) throw new Error(`the engine answered ${placements.length} of ${live.length}`);
+        this.handlePlacement(info, pod, placement, cycle);
+      } catch (err) {
+        this.onError(err, `scheduling ${info.key}`);
+        this.requeue(info, cycle);
+        this.report({ pod: info.key, result: 'error', error: err });
+      }
+    });
+  }
+
+  private handlePlacement(info: QueuedPodInfo<Pod>, pod: Pod, placement: Placement, cycle: number): void {
     if (placement.error !== undefined) {
       this.recorder.record(pod, 'Warning', 'FailedScheduling', placement.error.message);
       this.requeue(info, cycle);
-      return { pod: info.key, result: 'error', error: placement.error };
+      // schedulingCycle: an error clears the nomination (clearNominatedNode).
+      this.updatePodStatus(pod, POD_REASON_SCHEDULER_ERROR, placement.error.message, '');
+      this.report({ pod: info.key, result: 'error', error: placement.error });
+      return;
     }
-    if (placement.node === undefined) return this.handleUnschedulable(info, pod, placement, cycle);
+    if (placement.node === undefined) {
+      this.report(this.handleUnschedulable(info, pod, placement, cycle));
+      return;
+    }
+    this.bindInBackground(info, pod, placement.node, cycle);
+  }
 
-    const node = placement.node;
+  /**
+   * The binding cycle: as upstream's goroutine, it runs while the next pods are scheduled; the
+   * pod stays in flight (and assumed in the engine) until the apiserver answers.
+   */
+  private bindInBackground(info: QueuedPodInfo<Pod>, pod: Pod, node: string, cycle: number): void {
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
-    try {
-      await this.client.bind(ns, name, node);
-    } catch (err) {
-      // ForgetPod: the assumption must not hold capacity the pod never took.
-      this.forget(ns, name);
-      this.recorder.record(pod, 'Warning', 'FailedScheduling', `Binding rejected: ${errorMessage(err)}`);
-      this.requeue(info, cycle);
-      return { pod: info.key, result: 'bind-failed', node, error: err };
-    }
-    this.queue.done(info.key);
-    // schedule_one.go finishBinding: Eventf(…, "Scheduled", "Binding", "Successfully assigned %v/%v to %v").
-    this.recorder.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${name} to ${node}`);
-    return { pod: info.key, result: 'scheduled', node };
+    this.binding.add(info.key);
+    const binding = this.client.bind(ns, name, node).then(
+      () => {
+        this.binding.delete(info.key);
+        this.queue.done(info.key);
+        // schedule_one.go finishBinding: Eventf(…, "Scheduled", "Binding", "Successfully assigned %v/%v to %v").
+        this.recorder.record(pod, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${name} to ${node}`);
+        // A nomination elsewhere no longer holds (Kubernetes 1.34 clears it on binding, KEP-5278).
+        const nominated = pod.status?.nominatedNodeName ?? '';
+        if (nominated !== '' && nominated !== node) this.patchStatus(pod, { nominatedNodeName: null });
+        this.report({ pod: info.key, result: 'scheduled', node });
+      },
+      (err: unknown) => {
+        this.binding.delete(info.key);
+        // ForgetPod: the assumption must not hold capacity the pod never took.
+        this.forget(ns, name);
+        this.recorder.record(pod, 'Warning', 'FailedScheduling', `Binding rejected: ${errorMessage(err)}`);
+        this.requeue(info, cycle);
+        this.report({ pod: info.key, result: 'bind-failed', node, error: err });
+      },
+    );
+    this.track(binding);
   }
 
   private handleUnschedulable(info: QueuedPodInfo<Pod>, pod: Pod, placement: Placement, cycle: number): CycleResult {
@@ -263,7 +378,64 @@ export class Scheduler {
     if (placement.victims !== undefined && placement.victims.length > 0) this.evict(placement.victims);
     this.requeue(info, cycle);
     this.recorder.record(pod, 'Warning', 'FailedScheduling', message);
+    // DefaultPreemption's PostFilter: a nominated node is set; a search that found no candidate
+    // (its FitError, "preemption: 0/N nodes are available: …") clears an old one
+    // (NewPostFilterResultWithNominatedNode("")); a pod not eligible to preempt, or a profile
+    // without preemption, leaves it as it is (no PostFilterResult).
+    const nominated = placement.nominatedNode ?? (PREEMPTION_FOUND_NONE.test(message) ? '' : undefined);
+    this.updatePodStatus(pod, POD_REASON_UNSCHEDULABLE, message, nominated);
     return { pod: info.key, result: 'unschedulable', message, plugins: [...plugins] };
+  }
+
+  /**
+   * schedule_one.go updatePod: PodScheduled=False with the reason and message, and the nominated
+   * node when `nominated` is given and differs, through a strategic merge patch of pods/status;
+   * nothing is written when neither would change.
+   */
+  private updatePodStatus(pod: Pod, reason: string, message: string, nominated: string | undefined): void {
+    const condition: PodCondition = {
+      type: 'PodScheduled',
+      status: 'False',
+      reason,
+      message: truncateMessage(message),
+      lastProbeTime: null,
+      lastTransitionTime: rfc3339(this.clock.now()),
+    };
+    const old = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    // podutil.UpdatePodCondition: the transition time moves only when the status does.
+    if (old !== undefined && old.status === condition.status) {
+      condition.lastTransitionTime = old.lastTransitionTime ?? null;
+    }
+    const conditionChanged =
+      old === undefined ||
+      old.status !== condition.status ||
+      old.reason !== condition.reason ||
+      old.message !== condition.message ||
+      (old.lastProbeTime ?? null) !== condition.lastProbeTime ||
+      (old.lastTransitionTime ?? null) !== condition.lastTransitionTime;
+    const nnnChanged = nominated !== undefined && (pod.status?.nominatedNodeName ?? '') !== nominated;
+    if (!conditionChanged && !nnnChanged) return;
+    const status: Record<string, unknown> = {};
+    // lastProbeTime stays out: null in a strategic merge patch would delete it, and it is unset.
+    const { lastProbeTime: _unset, ...written } = condition;
+    if (conditionChanged) status.conditions = [written];
+    if (nnnChanged) status.nominatedNodeName = nominated === '' ? null : nominated;
+    this.patchStatus(pod, status);
+  }
+
+  /** A strategic merge patch of pods/status (conditions merge by type), off the cycle. */
+  private patchStatus(pod: Pod, status: Record<string, unknown>): void {
+    const ns = pod.metadata?.namespace ?? '';
+    const name = pod.metadata?.name ?? '';
+    const write = this.client.patch(RESOURCES.pods, ns, name, 'strategic', { status }, { subresource: 'status' }).then(
+      () => undefined,
+      (err: unknown) => {
+        // The pod is gone: there is nothing left to report on.
+        if (isApiError(err, 'NotFound')) return;
+        this.onError(err, `updating the status of ${ns}/${name}`);
+      },
+    );
+    this.track(write);
   }
 
   /** The slow path: a message with a reason this loop does not know; ask the engine node by node. */
@@ -279,13 +451,20 @@ export class Scheduler {
   private evict(victims: string[]): void {
     for (const key of victims) {
       const [ns = '', name = ''] = key.split('/');
-      const write = this.client.delete(RESOURCES.pods, ns, name).then(
-        () => undefined,
-        (err: unknown) => this.onError(err, `preempting ${key}`),
+      this.track(
+        this.client.delete(RESOURCES.pods, ns, name).then(
+          () => undefined,
+          (err: unknown) => this.onError(err, `preempting ${key}`),
+        ),
       );
-      this.background.add(write);
-      void write.finally(() => this.background.delete(write));
     }
+  }
+
+  /** Keeps a background API write (binding, status, preemption delete) for stop() to await. */
+  private track(write: Promise<void>): void {
+    const tracked = write.catch((err: unknown) => this.onError(err, 'background write'));
+    this.background.add(tracked);
+    void tracked.finally(() => this.background.delete(tracked));
   }
 
   private requeue(info: QueuedPodInfo<Pod>, cycle: number): void {
@@ -361,7 +540,7 @@ export class Scheduler {
   }
 
   private onNodeDelete(node: Node): void {
-    this.flushNodes();
+    this.flushCache();
     try {
       this.engine.removeNode(node.metadata?.name ?? '');
     } catch (err) {
@@ -410,13 +589,41 @@ export class Scheduler {
     }
   }
 
-  /** Adds (or confirms, or replaces) a bound pod in the engine; parks it while its node is unknown. */
+  /**
+   * Bound pods (new, confirmed bindings, updates) gathered for one `addPods` call: a burst of
+   * bindings crosses into wasm once, before the next scheduling call or anything reading the table.
+   */
+  private readonly pendingAssigned = new Map<string, Pod>();
+
+  /** Adds (or confirms, or replaces) a bound pod in the engine, at the next flushCache. */
   private addAssigned(pod: Pod): void {
-    this.flushNodes(); // the pod's node must be in the table first
+    this.pendingAssigned.set(podKey(pod), pod);
+  }
+
+  /** Nodes, then bound pods, into the engine. */
+  private flushCache(): void {
+    this.flushNodes(); // a pod's node must be in the table first
+    if (this.pendingAssigned.size === 0) return;
+    const pods = [...this.pendingAssigned.values()];
+    this.pendingAssigned.clear();
+    try {
+      this.engine.addPods(pods);
+    } catch {
+      // addPods stops at the first pod it cannot place (its node unknown yet): one by one, the
+      // pods before it are simply replaced by themselves.
+      for (const pod of pods) this.addAssignedNow(pod);
+    }
+  }
+
+  /** Adds one bound pod; parks it while its node is unknown. */
+  private addAssignedNow(pod: Pod): void {
     try {
       this.engine.addPods([pod]);
     } catch (err) {
-      if (errorCode(err) !== 'E_UNKNOWN_NODE') throw err;
+      if (errorCode(err) !== 'E_UNKNOWN_NODE') {
+        this.onError(err, `pod ${podKey(pod)}`);
+        return;
+      }
       const node = pod.spec?.nodeName ?? '';
       const waiting = this.orphans.get(node) ?? new Map<string, Pod>();
       this.orphans.set(node, waiting);
@@ -426,6 +633,7 @@ export class Scheduler {
 
   private removeAssigned(pod: Pod): void {
     const node = pod.spec?.nodeName ?? '';
+    this.pendingAssigned.delete(podKey(pod));
     if (this.orphans.get(node)?.delete(podKey(pod))) return;
     this.forget(pod.metadata?.namespace ?? '', pod.metadata?.name ?? '');
     this.move(EventAssignedPodDelete);

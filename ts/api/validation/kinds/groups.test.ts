@@ -1,0 +1,16 @@
+import { describe } from 'vitest';
+import { runCases } from './test-cases.js';
+
+describe('groups: Kubernetes v1.32.4 answers (kinds.k8s.json)', () => {
+  runCases(
+    'hpa/',
+    'pdb/',
+    'priorityclass/',
+    'role/',
+    'clusterrole/',
+    'rolebinding/',
+    'clusterrolebinding/',
+    'lease/',
+    'endpointslice/',
+  );
+});

@@ -1,0 +1,6 @@
+import { describe } from 'vitest';
+import { runCases } from './test-cases.js';
+
+describe('pod: Kubernetes v1.32.4 answers (kinds.k8s.json)', () => {
+  runCases('pod/');
+});

@@ -1,0 +1,165 @@
+/**
+ * One Node request served by the web-standard handler, for both fronts (https.ts, http2.ts): the
+ * body read up to kube-apiserver's 3 MiB limit (413 beyond), a web Request that aborts when the
+ * client leaves early, and the Response written back — in one piece when response.ts holds it
+ * as text, else streamed chunk by chunk with backpressure (watch).
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { newRequestEntityTooLarge, toStatus } from '../../api/status.js';
+import { MAX_REQUEST_BODY_BYTES } from '../protection.js';
+import { bufferedBody } from '../response.js';
+import type { ApiServer } from '../server.js';
+
+export type NodeRequest = IncomingMessage | Http2ServerRequest;
+export type NodeResponse = ServerResponse | Http2ServerResponse;
+
+/** What a front returns: its port and a close that ends every connection. */
+export interface HttpsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: NodeRequest, limit: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  if (size === 0) return undefined;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}
+
+function sendJson(res: NodeResponse, code: number, body: unknown): void {
+  res.writeHead(code, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** Request headers as pairs, without HTTP/2's pseudo-headers (`:path`, `:method`, …). */
+function headerPairs(headers: IncomingHttpHeaders): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const k in headers) {
+    if (k.charCodeAt(0) === 58 /* ':' */) continue;
+    const v = headers[k];
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const one of v) pairs.push([k, one]);
+    else pairs.push([k, v]);
+  }
+  return pairs;
+}
+
+/** Response headers for writeHead; `Warning` is the header this server repeats. */
+function responseHeaders(response: Response): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    // Headers.forEach joins repeated headers with ", ".
+    out[key] = key === 'warning' ? value.split(/,\s*(?=299 )/) : value;
+  });
+  return out;
+}
+
+/** Waits for the socket to take more, or to close; either way neither listener is left behind. */
+function drainedOrClosed(res: NodeResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+async function serve(
+  api: ApiServer,
+  req: NodeRequest,
+  res: NodeResponse,
+  host: string,
+  log: ((line: string) => void) | undefined,
+): Promise<void> {
+  const method = req.method ?? 'GET';
+  let body: Uint8Array<ArrayBuffer> | undefined;
+  try {
+    if (Number(req.headers['content-length'] ?? '0') > MAX_REQUEST_BODY_BYTES) throw new BodyTooLarge();
+    if (method !== 'GET' && method !== 'HEAD') body = await readBody(req, MAX_REQUEST_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) {
+      sendJson(res, 413, toStatus(newRequestEntityTooLarge(`limit is ${MAX_REQUEST_BODY_BYTES}`)));
+      req.resume();
+      return;
+    }
+    throw err;
+  }
+  const abort = new AbortController();
+  // Only a client that leaves early aborts (an abort makes a DOMException: not for every request).
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const request = new Request(`https://${host}${req.url ?? '/'}`, {
+    method,
+    headers: headerPairs(req.headers),
+    ...(body !== undefined ? { body } : {}),
+    signal: abort.signal,
+  });
+  const response = await api.handle(request);
+  log?.(`${method} ${req.url} ${req.headers['content-type'] ?? '-'} ${req.headers.accept ?? '-'} → ${response.status}`);
+  const headers = responseHeaders(response);
+  const buffered = bufferedBody(response);
+  if (buffered !== undefined) {
+    // With its length known, HTTP/1.1 sends head and body in one write instead of chunks.
+    headers['content-length'] = String(Buffer.byteLength(buffered));
+    res.writeHead(response.status, headers);
+    res.end(buffered);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  // Streamed (watch): headers now, then each chunk as it comes.
+  (res as { flushHeaders?: () => void }).flushHeaders?.();
+  const reader = response.body.getReader();
+  res.on('close', () => {
+    reader.cancel().catch(() => {});
+  });
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // Backpressure: a slow reader leaves the rest in the watch's bounded buffer (../watch.ts).
+      if (!(res as { write(chunk: Uint8Array): boolean }).write(value)) await drainedOrClosed(res);
+    }
+  } catch {
+    // the client went away
+  }
+  res.end();
+}
+
+/**
+ * The request listener of a front: `host` (host:port) names the server in the web Request's URL;
+ * `log` gets one line per request (method, URL, content type, accept, status).
+ */
+export function requestListener(
+  api: ApiServer,
+  host: () => string,
+  log?: (line: string) => void,
+): (req: NodeRequest, res: NodeResponse) => void {
+  return (req, res) => {
+    serve(api, req, res, host(), log).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, toStatus(err));
+      else res.destroy();
+    });
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The pod spec defaults every kind with a pod template gets (SetDefaults_PodSpec, _Container,
+ * _ContainerPort, _PersistentVolumeClaim in pkg/apis/core/v1/defaults.go, v1.32).
+ */
+import { child, children, isObj, type Obj } from './util.js';
+
+/** SetDefaults_Container's pull policy: Always for `:latest` or no tag, else IfNotPresent. */
+function defaultPullPolicy(image: unknown): string {
+  if (typeof image !== 'string' || image.includes('@')) return 'IfNotPresent';
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  const colon = last.indexOf(':');
+  const tag = colon < 0 ? 'latest' : last.slice(colon + 1);
+  return tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+/** SetDefaults_PodSpec, _Container and _ContainerPort. */
+export function applyPodSpecDefaults(spec: Obj): void {
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.securityContext ??= {};
+  spec.schedulerName ??= 'default-scheduler';
+  for (const list of [spec.containers, spec.initContainers]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      if (!isObj(c)) continue;
+      c.terminationMessagePath ??= '/dev/termination-log';
+      c.terminationMessagePolicy ??= 'File';
+      c.imagePullPolicy ??= defaultPullPolicy(c.image);
+      if (Array.isArray(c.ports)) for (const p of c.ports) if (isObj(p)) p.protocol ??= 'TCP';
+    }
+  }
+}
+
+/** The defaults of `spec.template.spec` (a PodTemplateSpec field named `field` of `spec`). */
+export function applyTemplateDefaults(spec: Obj, field = 'template'): void {
+  const template = spec[field];
+  if (isObj(template)) applyPodSpecDefaults(child(template, 'spec'));
+}
+
+/** SetDefaults_PersistentVolumeClaim(Spec): volumeMode Filesystem, status.phase Pending. */
+export function applyClaimTemplateDefaults(spec: Obj): void {
+  for (const claim of children(spec, 'volumeClaimTemplates')) {
+    child(claim, 'spec').volumeMode ??= 'Filesystem';
+    child(claim, 'status').phase ??= 'Pending';
+  }
+}

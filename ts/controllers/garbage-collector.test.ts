@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeObject, OwnerReference } from '../api/meta.js';
+import type { Client } from '../client/client.js';
+import { isApiError } from '../client/errors.js';
+import { RESOURCES } from '../client/resources.js';
+import { harness } from '../client/test-support.js';
+import { GarbageCollector } from './garbage-collector.js';
+
+async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const absent = (client: Client, resource: typeof RESOURCES.configmaps, name: string) => async () => {
+  try {
+    await client.get(resource, 'default', name);
+    return false;
+  } catch (err) {
+    if (isApiError(err) && err.code === 404) return true;
+    throw err;
+  }
+};
+
+async function setup() {
+  const h = await harness('in-process');
+  const { client } = h;
+  const owner = await client.create(RESOURCES.deployments, 'default', {
+    metadata: { name: 'web' },
+    spec: {
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
+  } as KubeObject);
+  const ref = (block: boolean): OwnerReference => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    name: 'web',
+    uid: owner.metadata?.uid ?? '',
+    ...(block ? { blockOwnerDeletion: true } : {}),
+  });
+  await client.create(RESOURCES.configmaps, 'default', { metadata: { name: 'dep', ownerReferences: [ref(true)] } });
+  gc = new GarbageCollector({
+    client,
+    clock: h.server.clock,
+    resources: [RESOURCES.configmaps, RESOURCES.deployments],
+  });
+  await gc.start();
+  return { client, ref };
+}
+
+let gc: GarbageCollector | undefined;
+afterEach(async () => {
+  await gc?.stop();
+  gc = undefined;
+});
+
+describe('GarbageCollector', () => {
+  it('deletes dependents of an owner deleted in the background', async () => {
+    const { client } = await setup();
+    await client.delete(RESOURCES.deployments, 'default', 'web', { propagationPolicy: 'Background' });
+    await waitFor(absent(client, RESOURCES.configmaps, 'dep'));
+  });
+
+  it('orphans dependents, then lets the owner go', async () => {
+    const { client } = await setup();
+    await client.delete(RESOURCES.deployments, 'default', 'web', { propagationPolicy: 'Orphan' });
+    await waitFor(absent(client, RESOURCES.deployments, 'web'));
+    const dep = await client.get(RESOURCES.configmaps, 'default', 'dep');
+    expect(dep.metadata?.ownerReferences).toBeUndefined();
+  });
+
+  it('deletes dependents first in the foreground, then the owner', async () => {
+    const { client } = await setup();
+    await client.delete(RESOURCES.deployments, 'default', 'web', { propagationPolicy: 'Foreground' });
+    await waitFor(absent(client, RESOURCES.configmaps, 'dep'));
+    await waitFor(absent(client, RESOURCES.deployments, 'web'));
+  });
+
+  it('drops only the dangling reference of a dependent with another live owner', async () => {
+    const { client, ref } = await setup();
+    const other = await client.create<KubeObject>(RESOURCES.configmaps, 'default', { metadata: { name: 'other' } });
+    await client.create(RESOURCES.configmaps, 'default', {
+      metadata: {
+        name: 'shared',
+        ownerReferences: [
+          ref(false),
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid: other.metadata?.uid ?? '' },
+        ],
+      },
+    });
+    await client.delete(RESOURCES.deployments, 'default', 'web');
+    await waitFor(async () => {
+      const s = await client.get(RESOURCES.configmaps, 'default', 'shared');
+      return (s.metadata?.ownerReferences ?? []).length === 1;
+    });
+    expect((await client.get(RESOURCES.configmaps, 'default', 'shared')).metadata?.ownerReferences?.[0]?.name).toBe(
+      'other',
+    );
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The `kubernetes` Service in `default` and its endpoints, as kube-apiserver's kubernetesservice
+ * controller keeps them (pkg/controlplane/controller/kubernetesservice/controller.go and
+ * pkg/controlplane/reconcilers, v1.32): ClusterIP = the range's first address, port 443 (`https`)
+ * → the apiserver's port; Endpoints and an EndpointSlice naming the apiserver's address. Reconciled
+ * at start and then every EndpointInterval.
+ *
+ * The endpoints go through validation like any client's: a loopback address (`kubewasm up` serves
+ * on 127.0.0.1) is refused by ValidateNonSpecialIP, as it would be for a kube-apiserver advertising
+ * one. That failure is reported once through onError and does not stop the Service.
+ */
+import type { KubeObject } from '../api/meta.js';
+import type { Client } from '../client/client.js';
+import { isApiError } from '../client/errors.js';
+import { type GroupVersionResource, RESOURCES } from '../client/resources.js';
+import { type Clock, realClock } from '../sim/clock.js';
+
+// kubernetesservice/controller.go
+export const KUBERNETES_SERVICE_NAME = 'kubernetes';
+export const KUBERNETES_SERVICE_PORT = 443;
+// pkg/controlplane/apiserver/options DefaultEndpointReconcilerInterval.
+export const ENDPOINT_INTERVAL_MS = 10_000;
+
+const ENDPOINTS: GroupVersionResource = { group: '', version: 'v1', resource: 'endpoints' };
+const ENDPOINT_SLICES: GroupVersionResource = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };
+
+export interface KubernetesServiceOptions {
+  client: Client;
+  /** The Service's ClusterIP: the first address of --service-cluster-ip-range. */
+  clusterIP: string;
+  /** The address and port the apiserver serves on. */
+  publicIP: string;
+  port: number;
+  clock?: Clock;
+  onError?: (err: unknown) => void;
+}
+
+/** The desired objects (exported for tests). */
+export function kubernetesServiceObjects(o: Pick<KubernetesServiceOptions, 'clusterIP' | 'publicIP' | 'port'>): {
+  service: KubeObject;
+  endpoints: KubeObject;
+  slice: KubeObject;
+} {
+  const meta = (labels: Record<string, string>) => ({ name: KUBERNETES_SERVICE_NAME, namespace: 'default', labels });
+  return {
+    service: {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: meta({ component: 'apiserver', provider: 'kubernetes' }),
+      spec: {
+        type: 'ClusterIP',
+        clusterIP: o.clusterIP,
+        sessionAffinity: 'None',
+        ports: [{ name: 'https', protocol: 'TCP', port: KUBERNETES_SERVICE_PORT, targetPort: o.port }],
+      },
+    },
+    endpoints: {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      // endpointsadapter: the Endpoints are not mirrored into a second slice.
+      metadata: meta({ 'endpointslice.kubernetes.io/skip-mirror': 'true' }),
+      subsets: [{ addresses: [{ ip: o.publicIP }], ports: [{ name: 'https', port: o.port, protocol: 'TCP' }] }],
+    },
+    slice: {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: meta({ 'kubernetes.io/service-name': KUBERNETES_SERVICE_NAME }),
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [o.publicIP], conditions: { ready: true } }],
+      ports: [{ name: 'https', port: o.port, protocol: 'TCP' }],
+    },
+  };
+}
+
+export class KubernetesServiceController {
+  private cancel: (() => void) | undefined;
+  private stopped = false;
+  private lastEndpointsError = '';
+  private inFlight: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: KubernetesServiceOptions) {}
+
+  /** Reconciles once (errors thrown), then keeps reconciling in the background. */
+  async start(): Promise<void> {
+    await this.reconcile();
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancel?.();
+    await this.inFlight;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const clock = this.options.clock ?? realClock;
+    this.cancel = clock.setTimer(() => {
+      this.inFlight = this.reconcile()
+        .catch((err: unknown) => (this.options.onError ?? console.error)(err))
+        .finally(() => this.schedule());
+    }, ENDPOINT_INTERVAL_MS);
+  }
+
+  /** CreateOrUpdateMasterServiceIfNeeded + the endpoint reconciler's ReconcileEndpoints. */
+  async reconcile(): Promise<void> {
+    const { client } = this.options;
+    const want = kubernetesServiceObjects(this.options);
+    await ensure(client, RESOURCES.services, want.service, (cur) => {
+      const spec = (cur.spec ?? {}) as { ports?: unknown; type?: unknown };
+      // The ClusterIP is immutable; only the ports and type are put back.
+      return JSON.stringify(spec.ports) === JSON.stringify((want.service.spec as { ports: unknown }).ports) &&
+        spec.type === 'ClusterIP'
+        ? undefined
+        : { ...cur, spec: { ...spec, type: 'ClusterIP', ports: (want.service.spec as { ports: unknown }).ports } };
+    });
+    try {
+      await ensure(client, ENDPOINTS, want.endpoints, (cur) =>
+        JSON.stringify(cur.subsets) === JSON.stringify(want.endpoints.subsets)
+          ? undefined
+          : { ...cur, subsets: want.endpoints.subsets },
+      );
+      await ensure(client, ENDPOINT_SLICES, want.slice, (cur) =>
+        JSON.stringify([cur.endpoints, cur.ports]) === JSON.stringify([want.slice.endpoints, want.slice.ports])
+          ? undefined
+          : { ...cur, addressType: 'IPv4', endpoints: want.slice.endpoints, ports: want.slice.ports },
+      );
+      this.lastEndpointsError = '';
+    } catch (err) {
+      // Reported once per distinct failure, not every interval.
+      const text = String(err);
+      if (text !== this.lastEndpointsError) (this.options.onError ?? console.error)(err);
+      this.lastEndpointsError = text;
+    }
+  }
+}
+
+/** Creates `want` when missing; otherwise PUTs `fix(current)` when it returns a change. */
+async function ensure(
+  client: Client,
+  gvr: GroupVersionResource,
+  want: KubeObject,
+  fix: (current: KubeObject) => KubeObject | undefined,
+): Promise<void> {
+  const name = want.metadata?.name ?? '';
+  let current: KubeObject;
+  try {
+    current = await client.get(gvr, 'default', name);
+  } catch (err) {
+    if (!(isApiError(err) && err.code === 404)) throw err;
+    try {
+      await client.create(gvr, 'default', want);
+    } catch (createErr) {
+      if (!(isApiError(createErr) && createErr.code === 409)) throw createErr;
+    }
+    return;
+  }
+  const next = fix(current);
+  if (next !== undefined) await client.update(gvr, 'default', next);
+}

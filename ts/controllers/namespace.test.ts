@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../api/meta.js';
+import { isApiError } from '../client/errors.js';
+import { RESOURCES } from '../client/resources.js';
+import { type Harness, harness } from '../client/test-support.js';
+import { NamespaceController } from './namespace.js';
+
+async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const gone = (h: Harness, name: string) => async () => {
+  try {
+    await h.client.get(RESOURCES.namespaces, undefined, name);
+    return false;
+  } catch (err) {
+    if (isApiError(err) && err.code === 404) return true;
+    throw err;
+  }
+};
+
+let controller: NamespaceController | undefined;
+afterEach(async () => {
+  await controller?.stop();
+  controller = undefined;
+});
+
+describe('NamespaceController', () => {
+  it('empties a terminating namespace, then finalizes it so the apiserver deletes it', async () => {
+    const h = await harness('in-process');
+    const { client } = h;
+    await client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'team' } });
+    await client.create(RESOURCES.configmaps, 'team', { metadata: { name: 'a' } });
+    await client.create(RESOURCES.services, 'team', {
+      metadata: { name: 's' },
+      spec: { ports: [{ port: 80 }] },
+    } as KubeObject);
+    await client.create(RESOURCES.pods, 'team', {
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    } as KubeObject);
+    await client.create(RESOURCES.configmaps, 'default', { metadata: { name: 'keep' } });
+    controller = new NamespaceController({
+      client,
+      clock: h.server.clock,
+      deletionGracePeriodMs: 0,
+      resources: [RESOURCES.configmaps, RESOURCES.services, RESOURCES.pods],
+    });
+    await controller.start();
+    await client.delete(RESOURCES.namespaces, undefined, 'team');
+    await waitFor(gone(h, 'team'));
+    expect((await client.list(RESOURCES.configmaps, { namespace: 'team' })).items).toEqual([]);
+    expect((await client.list(RESOURCES.services, { namespace: 'team' })).items).toEqual([]);
+    expect((await client.get(RESOURCES.configmaps, 'default', 'keep')).metadata?.name).toBe('keep');
+  });
+
+  it('waits for a pod in its grace period before finalizing', async () => {
+    const h = await harness('in-process');
+    const { client } = h;
+    await client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'slow' } });
+    await client.create(RESOURCES.pods, 'slow', {
+      metadata: { name: 'bound' },
+      spec: { nodeName: 'n1', terminationGracePeriodSeconds: 4, containers: [{ name: 'c', image: 'nginx' }] },
+    } as KubeObject);
+    controller = new NamespaceController({
+      client,
+      clock: h.server.clock,
+      deletionGracePeriodMs: 0,
+      resources: [RESOURCES.pods],
+    });
+    await controller.start();
+    await client.delete(RESOURCES.namespaces, undefined, 'slow');
+    await waitFor(async () => {
+      const pod = await client.get(RESOURCES.pods, 'slow', 'bound');
+      return pod.metadata?.deletionTimestamp !== undefined;
+    });
+    expect(await gone(h, 'slow')()).toBe(false);
+    // The kubelet's final delete; the controller comes back after half the estimate plus a second.
+    await client.delete(RESOURCES.pods, 'slow', 'bound', { gracePeriodSeconds: 0 });
+    h.server.clock.advance(3000);
+    await waitFor(gone(h, 'slow'));
+  });
+});
+
+describe('NamespaceController conditions', () => {
+  it('reports content held by finalizers in the namespace conditions', async () => {
+    const h = await harness('in-process');
+    const { client } = h;
+    await client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'held' } });
+    await client.create(RESOURCES.configmaps, 'held', { metadata: { name: 'a', finalizers: ['example.com/hold'] } });
+    controller = new NamespaceController({
+      client,
+      clock: h.server.clock,
+      deletionGracePeriodMs: 0,
+      resources: [RESOURCES.configmaps],
+    });
+    await controller.start();
+    await client.delete(RESOURCES.namespaces, undefined, 'held');
+    type Cond = { type: string; status: string; reason: string; message: string };
+    const conditions = async () =>
+      ((await client.get(RESOURCES.namespaces, undefined, 'held')) as KubeObject & { status?: { conditions?: Cond[] } })
+        .status?.conditions ?? [];
+    await waitFor(async () => (await conditions()).length === 5);
+    expect(await conditions()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'NamespaceContentRemaining',
+          status: 'True',
+          reason: 'SomeResourcesRemain',
+          message: 'Some resources are remaining: configmaps. has 1 resource instances',
+        }),
+        expect.objectContaining({
+          type: 'NamespaceFinalizersRemaining',
+          status: 'True',
+          reason: 'SomeFinalizersRemain',
+          message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+        }),
+        expect.objectContaining({
+          type: 'NamespaceDeletionDiscoveryFailure',
+          status: 'False',
+          reason: 'ResourcesDiscovered',
+        }),
+      ]),
+    );
+    // The finalizer goes: the content goes, and so does the namespace.
+    await client.patch(RESOURCES.configmaps, 'held', 'a', 'merge', { metadata: { finalizers: null } });
+    h.server.clock.advance(10_000);
+    await waitFor(gone(h, 'held'));
+  });
+});
