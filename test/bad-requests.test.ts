@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusCause } from '../ts/api/meta.js';
+import { createAuthorizer } from '../ts/apiserver/auth/authorizer.js';
 import { createApiServer } from '../ts/apiserver/server.js';
 import { type TestServer, testServer } from '../ts/apiserver/test-support.js';
 import { parseTokenFile } from '../ts/apiserver/tokens.js';
@@ -1271,10 +1272,12 @@ async function protectedServer(options: {
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   }) as WasmStorage;
+  const authorizer = createAuthorizer(storage);
   const api = createApiServer({
     storage,
     clock,
     tokens: parseTokenFile('admin-token,admin,1,"system:masters"\njane-token,jane,2\n'),
+    authorizer,
     ...options,
   });
   const call = (token: string, method: string, path: string, body?: unknown) =>
@@ -1287,6 +1290,17 @@ async function protectedServer(options: {
     );
   for (const name of ['team-a']) await call('admin-token', 'POST', NS, { metadata: { name } });
   await call('admin-token', 'POST', CM, cm('slow'));
+  // jane may do anything (RBAC), without being system:masters.
+  await call('admin-token', 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+    metadata: { name: 'everything' },
+    rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+  });
+  await call('admin-token', 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    metadata: { name: 'jane-everything' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'everything' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'jane' }],
+  });
+  await authorizer.synced();
   return {
     api,
     clock,
@@ -1413,6 +1427,24 @@ describe('over HTTPS (kubewasm up)', () => {
       { mode: 0o600 },
     );
     await up.start();
+    // jane may do anything through RBAC (the bootstrap cluster-admin role) without being system:masters.
+    const bound = await up.https(
+      'POST',
+      '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+      JSON.stringify({
+        metadata: { name: 'jane-admin' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'jane' }],
+      }),
+      { Authorization: 'Bearer admin-https-token', 'Content-Type': 'application/json' },
+    );
+    expect(bound.status).toBe(201);
+    // The authorizer sees the binding once its watch delivers it.
+    const jane = { Authorization: 'Bearer jane-https-token' };
+    for (let i = 0; i < 50; i++) {
+      if ((await up.https('GET', '/api/v1/namespaces/default/configmaps', undefined, jane)).status === 200) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
   }, 60_000);
   afterAll(() => up.dispose());
 

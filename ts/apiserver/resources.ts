@@ -33,6 +33,8 @@ export interface ResourceInfo {
    * autoscaling/v2); conversion.ts converts on the way in and out.
    */
   storageVersion?: string;
+  /** The verbs discovery lists when not all of RESOURCE_VERBS (create-only reviews: `['create']`). */
+  verbs?: readonly string[];
 }
 
 /** The subresources this apiserver serves (subresources.ts). */
@@ -375,6 +377,26 @@ export const RESOURCES: readonly ResourceInfo[] = [
     namespaced: false,
     fields: ['spec', 'status'],
   }),
+  // authorization.k8s.io/v1: create-only, never stored (auth/access-review.ts); discovery lists
+  // only `create`, as pkg/registry/authorization/rest/storage_authorization.go registers them.
+  ...(
+    [
+      ['localsubjectaccessreviews', 'LocalSubjectAccessReview', true],
+      ['selfsubjectaccessreviews', 'SelfSubjectAccessReview', false],
+      ['selfsubjectrulesreviews', 'SelfSubjectRulesReview', false],
+      ['subjectaccessreviews', 'SubjectAccessReview', false],
+    ] as const
+  ).map(([resource, kind, namespaced]) =>
+    r({
+      group: 'authorization.k8s.io',
+      version: 'v1',
+      resource,
+      kind,
+      namespaced,
+      fields: ['spec', 'status'],
+      verbs: ['create'],
+    }),
+  ),
 ];
 
 const SUBRESOURCE_VERBS = ['get', 'patch', 'update'] as const;

@@ -87,6 +87,11 @@ export interface ResourceRequest {
   name: string;
   query: URLSearchParams;
   accept: string | null;
+  /**
+   * A check of the proposed object before it is prepared and validated (old: the stored one on
+   * updates); RBAC escalation prevention (auth/escalation.ts) throws its 403 from here.
+   */
+  admit?: (obj: Record<string, unknown>, old: Record<string, unknown> | undefined) => Promise<void>;
 }
 
 const gr = (info: ResourceInfo): GroupResource => ({ group: info.group, resource: info.resource });
@@ -209,6 +214,7 @@ export async function createObject(ctx: RestContext, req: ResourceRequest, bodyT
   const warnings = checkUnknownFields(info, body, fieldValidation(opts));
   const meta = metaOf(body);
   ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, info.namespaced), meta);
+  await req.admit?.(body, undefined);
   await admitCreate(ctx.storage, info, req.namespace, meta);
 
   // BeforeCreate: the system fields are the server's.
@@ -337,7 +343,7 @@ export async function updateWith(
   let written: Encoded | undefined;
   try {
     const stored = await storageCall('update', info, name, () =>
-      ctx.storage.guaranteedUpdate(key, (current: StoredObject | undefined) => {
+      ctx.storage.guaranteedUpdate(key, async (current: StoredObject | undefined) => {
         txn?.revert();
         txn = undefined;
         if (current === undefined) throw newNotFound(gr(info), name);
@@ -346,6 +352,7 @@ export async function updateWith(
         const body = next(old);
         checkTypeMeta(info, body);
         warnings = checkUnknownFields(info, body, fieldValidation(opts));
+        if (req.admit !== undefined) await req.admit(body, old as Record<string, unknown>);
         const meta = metaOf(body);
         ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, info.namespaced), meta);
         if ((meta.name ?? '') !== name) {

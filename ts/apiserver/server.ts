@@ -18,6 +18,9 @@ import {
 import { type Clock, realClock } from '../sim/clock.js';
 import type { Storage } from '../storage/storage.js';
 import { ServiceAllocators } from './allocators/service-allocation.js';
+import { accessReviewKind, handleAccessReview } from './auth/access-review.js';
+import { type Authorizer, createAuthorizer, isRbacAuthorizer, type RbacAuthorizer } from './auth/authorizer.js';
+import { authorizeRequest, rbacWriteCheck } from './auth/enforce.js';
 import { asDecodeErrorOf, parseJsonObject, YAML_TYPE, yamlToJson } from './codec.js';
 import { versionedStorage } from './conversion.js';
 import {
@@ -100,6 +103,8 @@ export interface ApiServerOptions extends ProtectionOptions {
   serviceAccountIssuer?: string;
   /** --api-audiences (default: the issuer). */
   apiAudiences?: readonly string[];
+  /** The authorizer every request and the access reviews go through (auth/authorizer.ts); without one, RBAC over `storage`, made on first use. */
+  authorizer?: Authorizer;
 }
 
 export interface ApiServer {
@@ -283,6 +288,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     ...(options.kubeletLogs === undefined ? {} : { kubeletLogs: options.kubeletLogs }),
     tokenIssuer: issuer,
   };
+  let reviewAuthorizer = options.authorizer;
+  // The RBAC objects in memory: the default authorizer, and the rules escalation checks resolve.
+  let rbacAuthorizer: RbacAuthorizer | undefined;
+  const rbac = (): RbacAuthorizer => {
+    rbacAuthorizer ??=
+      options.authorizer !== undefined && isRbacAuthorizer(options.authorizer)
+        ? options.authorizer
+        : createAuthorizer(options.storage);
+    return rbacAuthorizer;
+  };
+  const authorizer = (): Authorizer => {
+    reviewAuthorizer ??= rbac();
+    return reviewAuthorizer;
+  };
 
   async function route(request: Incoming, url: URL, cls: RequestClass): Promise<Response> {
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
@@ -294,8 +313,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       : authenticateBearer(request.headers.get('Authorization'), options.tokens);
     if (!PUBLIC_PATHS.has(path) && user === undefined) throw newUnauthorized('Unauthorized');
 
+    // --- Authorization (auth/enforce.ts): WithAuthorization, after authentication and the in-flight limit. ---
+    const authorize = async (): Promise<void> => {
+      if (user !== undefined) await authorizeRequest(authorizer(), user, request.method, url);
+    };
     // Max-in-flight runs after authentication: system:masters is served even over the limit.
-    if (cls.longRunning) return serve(request, url, path);
+    if (cls.longRunning) {
+      await authorize();
+      return serve(request, url, path, user);
+    }
     const release = limiter.tryAcquire(cls.mutating);
     if (release === undefined && !(user?.groups ?? []).includes(SYSTEM_MASTERS)) {
       const { error, headers } = tooManyRequests();
@@ -304,13 +330,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return res;
     }
     try {
-      return await serve(request, url, path);
+      await authorize();
+      return await serve(request, url, path, user);
     } finally {
       release?.();
     }
   }
 
-  async function serve(request: Incoming, url: URL, path: string): Promise<Response> {
+  async function serve(request: Incoming, url: URL, path: string, user: UserInfo | undefined): Promise<Response> {
     const accept = request.headers.get('Accept');
 
     if (request.method === 'GET') {
@@ -358,6 +385,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       query: url.searchParams,
       accept,
     };
+    // RBAC escalation prevention on role and binding writes (auth/escalation.ts).
+    const admit =
+      user === undefined
+        ? undefined
+        : rbacWriteCheck(authorizer(), rbac().index, user, {
+            group: info.group,
+            resource: info.resource,
+            namespace: req.namespace,
+            name: rp.name,
+          });
+    if (admit !== undefined) req.admit = admit;
     /**
      * The request body as JSON text, read to the body limit (413); YAML and protobuf converted.
      * `kind` (creates and updates) checks it decodes as one, with the apiserver's decode errors.
@@ -394,6 +432,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const watching = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
     if (isSchedulingExplanation(info)) {
       return handleSchedulingExplanation(options.explainer?.(), request.method, req.name, await body());
+    }
+    if (accessReviewKind(info) !== undefined) {
+      return decodingAs(info.kind, async () =>
+        handleAccessReview(
+          authorizer(),
+          req,
+          request.method,
+          user,
+          request.method === 'POST' ? await body(info.kind) : '',
+        ),
+      );
     }
 
     if (req.name === '') {

@@ -44,11 +44,16 @@ export function serviceRanges(flags: Flags): ServiceRanges {
   return { serviceClusterIPRange, serviceNodePortRange };
 }
 
-/** The served resources, one (the preferred) version per group and resource. */
+/**
+ * The served resources that can be listed, one (the preferred) version per group and resource: the
+ * garbage collector and the namespace deleter select resources by their verbs, so create-only ones
+ * (access reviews) are left out.
+ */
 export function servedResources(): ResourceType[] {
   const seen = new Set<string>();
   const out: ResourceType[] = [];
   for (const r of RESOURCES) {
+    if (r.verbs !== undefined && !r.verbs.includes('list')) continue;
     const key = `${r.group}/${r.resource}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
 import { serveHttp2 } from '../apiserver/node/http2.js';
 import { type ProtectionOptions, parseGoDuration } from '../apiserver/protection.js';
@@ -33,6 +34,7 @@ const USAGE = `usage: kubewasm up [--data-dir DIR] [--port PORT]
   --max-requests-inflight N           read-only requests at once, 0 = no limit (default 400)
   --max-mutating-requests-inflight N  mutating requests at once, 0 = no limit (default 200)
   --request-timeout DURATION          longest a request may take (default 60s)
+  --token-auth-file FILE              more bearer tokens (token,user,uid,"groups"), beside the admin's
 ${SERVICE_FLAG_USAGE}
 KUBEWASM_LOG_REQUESTS=1 logs one line per request to stderr.`;
 
@@ -117,7 +119,13 @@ current-context: kubewasm
 export async function up(args: string[]): Promise<number> {
   let flags: Flags;
   try {
-    flags = parseFlags(args, { 'data-dir': 'string', port: 'string', ...PROTECTION_FLAG_SPEC, ...SERVICE_FLAG_SPEC });
+    flags = parseFlags(args, {
+      'data-dir': 'string',
+      port: 'string',
+      'token-auth-file': 'string',
+      ...PROTECTION_FLAG_SPEC,
+      ...SERVICE_FLAG_SPEC,
+    });
   } catch (err) {
     console.error(`kubewasm up: ${(err as Error).message}\n${USAGE}`);
     return 2;
@@ -165,6 +173,18 @@ export async function up(args: string[]): Promise<number> {
     );
   }
   const tokens = parseTokenFile(readFileSync(tokenFile, 'utf8'));
+  // --token-auth-file (kube-apiserver's flag): its users beside the admin's.
+  const extraTokenFile = flags.values['token-auth-file'];
+  if (extraTokenFile !== undefined) {
+    try {
+      for (const [token, user] of parseTokenFile(readFileSync(String(extraTokenFile), 'utf8'))) {
+        if (!tokens.has(token)) tokens.set(token, user);
+      }
+    } catch (err) {
+      console.error(`kubewasm up: --token-auth-file: ${(err as Error).message}`);
+      return 2;
+    }
+  }
   const adminToken = [...tokens].find(([, u]) => u.name === 'admin')?.[0] ?? [...tokens.keys()][0];
   if (adminToken === undefined) {
     console.error(`kubewasm up: ${tokenFile} holds no token`);
@@ -219,6 +239,10 @@ export async function up(args: string[]): Promise<number> {
     if (res.status !== 201 && res.status !== 409) {
       console.error(`kubewasm up: creating a system priorityclass: ${await res.text()}`);
     }
+  }
+  // The default cluster roles and bindings (RBAC's bootstrap-roles post-start hook).
+  for (const err of await reconcileBootstrapPolicy((req) => api.handle(req), `https://${HOST}`, adminToken)) {
+    console.error(`kubewasm up: RBAC bootstrap policy: ${err}`);
   }
 
   let server: Awaited<ReturnType<typeof serveHttp2>>;

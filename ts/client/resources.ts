@@ -37,6 +37,7 @@ const gv =
 const apps = gv('apps', 'v1');
 const batch = gv('batch', 'v1');
 const rbac = gv('rbac.authorization.k8s.io', 'v1');
+const authz = gv('authorization.k8s.io', 'v1');
 
 /**
  * The resources the apiserver serves, by plural name (a resource served at two versions has one
@@ -75,6 +76,10 @@ export const RESOURCES = {
     'SchedulingExplanation',
     false,
   ),
+  localsubjectaccessreviews: authz('localsubjectaccessreviews', 'LocalSubjectAccessReview', true),
+  selfsubjectaccessreviews: authz('selfsubjectaccessreviews', 'SelfSubjectAccessReview', false),
+  selfsubjectrulesreviews: authz('selfsubjectrulesreviews', 'SelfSubjectRulesReview', false),
+  subjectaccessreviews: authz('subjectaccessreviews', 'SubjectAccessReview', false),
 } as const satisfies Record<string, ResourceType>;
 
 /** `apps/v1`, or `v1` for the core group. */

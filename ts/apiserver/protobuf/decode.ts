@@ -31,6 +31,11 @@ const TOP_LEVEL: ReadonlyMap<string, string> = new Map([
   ['HorizontalPodAutoscaler', 'autoscaling/v1'],
   // `kubectl create token` (serviceaccounts/<name>/token).
   ['TokenRequest', 'authentication.k8s.io/v1'],
+  // `kubectl auth can-i` (and --list); the other two reviews for typed clients.
+  ['SelfSubjectAccessReview', 'authorization.k8s.io/v1'],
+  ['SelfSubjectRulesReview', 'authorization.k8s.io/v1'],
+  ['SubjectAccessReview', 'authorization.k8s.io/v1'],
+  ['LocalSubjectAccessReview', 'authorization.k8s.io/v1'],
 ]);
 
 type Obj = Record<string, unknown>;

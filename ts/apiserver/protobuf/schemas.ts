@@ -345,4 +345,78 @@ export const MESSAGES: Record<string, MessageSchema> = {
     5: t('desiredHealthy', 'int'),
     6: t('expectedPods', 'int'),
   },
+  // authorization/v1 (k8s.io/api/authorization/v1/generated.proto): `kubectl auth can-i` sends a
+  // SelfSubjectAccessReview, `auth can-i --list` a SelfSubjectRulesReview. SubjectAccessReviewSpec's
+  // `extra` (a map of ExtraValue messages) is not described: a body carrying it answers 415.
+  SubjectAccessReview: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'SubjectAccessReviewSpec'),
+    3: m('status', 'SubjectAccessReviewStatus'),
+  },
+  LocalSubjectAccessReview: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'SubjectAccessReviewSpec'),
+    3: m('status', 'SubjectAccessReviewStatus'),
+  },
+  SelfSubjectAccessReview: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'SelfSubjectAccessReviewSpec'),
+    3: m('status', 'SubjectAccessReviewStatus'),
+  },
+  SubjectAccessReviewSpec: {
+    1: m('resourceAttributes', 'ResourceAttributes'),
+    2: m('nonResourceAttributes', 'NonResourceAttributes'),
+    3: s('user'),
+    4: { name: 'groups', type: 'string', repeated: true },
+    6: s('uid'),
+  },
+  SelfSubjectAccessReviewSpec: {
+    1: m('resourceAttributes', 'ResourceAttributes'),
+    2: m('nonResourceAttributes', 'NonResourceAttributes'),
+  },
+  ResourceAttributes: {
+    1: s('namespace'),
+    2: s('verb'),
+    3: s('group'),
+    4: s('version'),
+    5: s('resource'),
+    6: s('subresource'),
+    7: s('name'),
+    8: m('fieldSelector', 'FieldSelectorAttributes'),
+    9: m('labelSelector', 'LabelSelectorAttributes'),
+  },
+  FieldSelectorAttributes: { 1: s('rawSelector'), 2: m('requirements', 'FieldSelectorRequirement', true) },
+  LabelSelectorAttributes: { 1: s('rawSelector'), 2: m('requirements', 'LabelSelectorRequirement', true) },
+  // meta/v1 FieldSelectorRequirement.
+  FieldSelectorRequirement: { 1: s('key'), 2: s('operator'), 3: { name: 'values', type: 'string', repeated: true } },
+  NonResourceAttributes: { 1: s('path'), 2: s('verb') },
+  // Allowed has no omitempty in JSON; the server fills the status anyway.
+  SubjectAccessReviewStatus: {
+    1: t('allowed', 'bool'),
+    2: s('reason'),
+    3: s('evaluationError'),
+    4: t('denied', 'bool'),
+  },
+  SelfSubjectRulesReview: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'SelfSubjectRulesReviewSpec'),
+    3: m('status', 'SubjectRulesReviewStatus'),
+  },
+  SelfSubjectRulesReviewSpec: { 1: s('namespace') },
+  SubjectRulesReviewStatus: {
+    1: m('resourceRules', 'ResourceRule', true),
+    2: m('nonResourceRules', 'NonResourceRule', true),
+    3: t('incomplete', 'bool'),
+    4: s('evaluationError'),
+  },
+  ResourceRule: {
+    1: { name: 'verbs', type: 'string', repeated: true },
+    2: { name: 'apiGroups', type: 'string', repeated: true },
+    3: { name: 'resources', type: 'string', repeated: true },
+    4: { name: 'resourceNames', type: 'string', repeated: true },
+  },
+  NonResourceRule: {
+    1: { name: 'verbs', type: 'string', repeated: true },
+    2: { name: 'nonResourceURLs', type: 'string', repeated: true },
+  },
 };
