@@ -224,6 +224,32 @@ export function newInvalid(gk: GroupKind, name: string, errs: ErrorList): Status
   });
 }
 
+/** 404 for a path no route serves: a NotFound Status with an empty name (handler.go NotFoundHandler). */
+export function newPathNotFound(): StatusError {
+  return new StatusError({
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
+}
+
+/**
+ * 405 for a method a path has no route for (a GET of a create-only resource such as
+ * subjectaccessreviews): go-restful's service error, answered by serviceErrorHandler
+ * (k8s.io/apiserver pkg/server/handler.go) as NewGenericServerResponse(405).
+ */
+export function newMethodNotAllowed(): StatusError {
+  return new StatusError({
+    status: 'Failure',
+    message: 'the server does not allow this method on the requested resource',
+    reason: 'MethodNotAllowed',
+    details: {},
+    code: 405,
+  });
+}
+
 /** 400 BadRequest with a free-text message. */
 export function newBadRequest(reason: string): StatusError {
   return failure(400, 'BadRequest', reason);

@@ -15,7 +15,7 @@
 
 import { type FieldError, FieldPath, invalid, required } from '../api/field-errors.js';
 import type { KubeObject } from '../api/meta.js';
-import { newInvalid, newNotFound, newServiceUnavailable, StatusError } from '../api/status.js';
+import { newInvalid, newMethodNotAllowed, newNotFound, newServiceUnavailable } from '../api/status.js';
 import type { Explanation } from '../wasm/scheduler.js';
 import { parseJsonObject } from './codec.js';
 import { jsonResponse } from './response.js';
@@ -84,20 +84,6 @@ export interface SchedulingExplanation extends KubeObject {
 }
 
 const GROUP_KIND = { group: SCHEDULING_GROUP, kind: SCHEDULING_EXPLANATION_KIND };
-
-/**
- * What kube-apiserver answers for a verb a create-only resource does not register (a GET of
- * subjectaccessreviews): the go-restful 405 turned into a Status.
- */
-function methodNotAllowed(): StatusError {
-  return new StatusError({
-    status: 'Failure',
-    message: 'the server does not allow this method on the requested resource',
-    reason: 'MethodNotAllowed',
-    details: {},
-    code: 405,
-  });
-}
 
 /** Whether a resource-table entry is this one. */
 export function isSchedulingExplanation(info: { group: string; resource: string }): boolean {
@@ -180,7 +166,7 @@ export function handleSchedulingExplanation(
   name: string,
   bodyText: string,
 ): Response {
-  if (method !== 'POST' || name !== '') throw methodNotAllowed();
+  if (method !== 'POST' || name !== '') throw newMethodNotAllowed();
   const body = parseJsonObject(bodyText, SCHEDULING_EXPLANATION_KIND);
   const { spec, errs } = readSpec(body);
   if (errs.length > 0) throw newInvalid(GROUP_KIND, '', errs);

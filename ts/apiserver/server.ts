@@ -8,6 +8,8 @@
  */
 import {
   newBadRequest,
+  newMethodNotAllowed,
+  newPathNotFound,
   newRequestEntityTooLarge,
   newUnauthorized,
   newUnsupportedMediaType,
@@ -203,31 +205,6 @@ function textResponse(text: string): Response {
   return new Response(text, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
 
-/** 404 for paths that are not served: the apiserver answers a NotFound Status with an empty name. */
-function pathNotFound(): StatusError {
-  return new StatusError({
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: 'NotFound',
-    details: {},
-    code: 404,
-  });
-}
-
-/**
- * 405 for a method the path has no route for: go-restful's service error, answered by
- * serviceErrorHandler (k8s.io/apiserver pkg/server/handler.go) as NewGenericServerResponse(405).
- */
-function methodNotAllowed(): StatusError {
-  return new StatusError({
-    status: 'Failure',
-    message: 'the server does not allow this method on the requested resource',
-    reason: 'MethodNotAllowed',
-    details: {},
-    code: 405,
-  });
-}
-
 /** The Status response for any thrown value. */
 function errorResponse(err: unknown): Response {
   const status = toStatus(err);
@@ -350,7 +327,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const gv = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(path);
       if (gv) {
         const list = gv[1] ? apiResourceList('', gv[1]) : apiResourceList(gv[2] as string, gv[3] as string);
-        if (list === undefined) throw pathNotFound();
+        if (list === undefined) throw newPathNotFound();
         return jsonResponse(200, list);
       }
       // Service account issuer discovery (pkg/routes/openidmetadata.go): cacheable for an hour.
@@ -365,18 +342,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (path === '/openapi/v3') return jsonResponse(200, await openApiIndex());
       if (path.startsWith('/openapi/v3/')) {
         const doc = await openApiDocument(path.slice('/openapi/v3/'.length));
-        if (doc === undefined) throw pathNotFound();
+        if (doc === undefined) throw newPathNotFound();
         return jsonResponse(200, doc);
       }
     }
 
     const rp = parseResourcePath(path);
-    if (rp === undefined) throw pathNotFound();
+    if (rp === undefined) throw newPathNotFound();
     // Field validation decodes request bodies against the schemas (loaded on the first write).
     if (request.method !== 'GET' && request.method !== 'DELETE') await loadOpenApiData();
     const info = findResource(rp.group, rp.version, rp.resource);
-    if (info === undefined) throw pathNotFound();
-    if (!info.namespaced && rp.namespace !== '' && info.resource !== 'namespaces') throw pathNotFound();
+    if (info === undefined) throw newPathNotFound();
+    if (!info.namespaced && rp.namespace !== '' && info.resource !== 'namespaces') throw newPathNotFound();
     const ctx = contextFor(info);
     const req: ResourceRequest = {
       info,
@@ -451,16 +428,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           return watching ? watchObjects(ctx, req) : listObjects(ctx, req);
         case 'POST':
           // All-namespace collections are routed for list and watch only.
-          if (info.namespaced && req.namespace === '') throw methodNotAllowed();
+          if (info.namespaced && req.namespace === '') throw newMethodNotAllowed();
           return decodingAs(info.kind, async () => createObject(ctx, req, await body(info.kind)));
         case 'DELETE':
-          if (info.namespaced && req.namespace === '') throw methodNotAllowed();
+          if (info.namespaced && req.namespace === '') throw newMethodNotAllowed();
           return deleteCollection(ctx, req, await body());
         default:
-          throw methodNotAllowed();
+          throw newMethodNotAllowed();
       }
     }
-    if (info.namespaced && req.namespace === '') throw pathNotFound();
+    if (info.namespaced && req.namespace === '') throw newPathNotFound();
     if (rp.subresource !== '') {
       return handleSubresource(ctx, req, rp.subresource, request, body, subresourceServices);
     }
@@ -478,7 +455,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       case 'DELETE':
         return deleteObject(ctx, req, await body());
       default:
-        throw methodNotAllowed();
+        throw newMethodNotAllowed();
     }
   }
 

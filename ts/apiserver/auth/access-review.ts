@@ -16,7 +16,7 @@ import { parseFieldSelector } from '../../api/fields/selector.js';
 import { GoLiteral, goQuote } from '../../api/go-format.js';
 import { parseToRequirements, Requirement } from '../../api/labels/selector.js';
 import type { KubeObject, LabelSelectorRequirement, ObjectMeta } from '../../api/meta.js';
-import { newBadRequest, newInvalid, StatusError } from '../../api/status.js';
+import { newBadRequest, newInvalid, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
 import { validateLabelSelectorRequirement } from '../../api/validation/labels.js';
 import { ensureObjectNamespaceMatchesRequestNamespace } from '../../api/validation/request-namespace.js';
 import { parseJsonObject } from '../codec.js';
@@ -614,31 +614,6 @@ function rulesStatus(rules: SubjectRules): SubjectRulesReviewStatus {
 
 // ---- The handler. ----
 
-/**
- * The 405 kube-apiserver answers for a verb a create-only resource does not register
- * (k8s.io/apiserver pkg/server/handler.go serviceErrorHandler).
- */
-function methodNotAllowed(): StatusError {
-  return new StatusError({
-    status: 'Failure',
-    message: 'the server does not allow this method on the requested resource',
-    reason: 'MethodNotAllowed',
-    details: {},
-    code: 405,
-  });
-}
-
-/** 404 for a path no route serves (an item path, or the all-namespaces collection of the local review). */
-function pathNotFound(): StatusError {
-  return new StatusError({
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: 'NotFound',
-    details: {},
-    code: 404,
-  });
-}
-
 /** What the router passes: the resource, the URL's namespace and name, the query. */
 export interface AccessReviewRequest {
   info: ResourceInfo;
@@ -682,10 +657,10 @@ export async function handleAccessReview(
   bodyText: string,
 ): Promise<Response> {
   const kind = accessReviewKind(req.info);
-  if (kind === undefined) throw pathNotFound();
-  if (req.name !== '') throw pathNotFound();
-  if (req.info.namespaced && req.namespace === '') throw pathNotFound();
-  if (method !== 'POST') throw methodNotAllowed();
+  if (kind === undefined) throw newPathNotFound();
+  if (req.name !== '') throw newPathNotFound();
+  if (req.info.namespaced && req.namespace === '') throw newPathNotFound();
+  if (method !== 'POST') throw newMethodNotAllowed();
 
   const opts = writeOptions(req.query);
   checkOptions('CreateOptions', opts);

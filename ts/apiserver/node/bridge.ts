@@ -2,14 +2,18 @@
  * One Node request served by the web-standard handler, for both fronts (https.ts, http2.ts): the
  * body read up to kube-apiserver's 3 MiB limit (413 beyond), a web Request that aborts when the
  * client leaves early, and the Response written back — in one piece when response.ts holds it
- * as text, else streamed chunk by chunk with backpressure (watch).
+ * as text, else streamed chunk by chunk with backpressure (watch); and listening, with watch over
+ * WebSocket on Upgrade requests.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { newRequestEntityTooLarge, toStatus } from '../../api/status.js';
 import { MAX_REQUEST_BODY_BYTES } from '../protection.js';
 import { bufferedBody } from '../response.js';
 import type { ApiServer } from '../server.js';
+import { webSocketWatchHandler } from './watch-websocket.js';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -162,4 +166,49 @@ export function requestListener(
       else res.destroy();
     });
   };
+}
+
+/** What both fronts' servers (node:https, node:http2 with allowHTTP1) offer for listening. */
+interface ListeningServer {
+  listen(port: number, host: string, callback: () => void): unknown;
+  once(event: 'error', listener: (err: Error) => void): unknown;
+  off(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'upgrade', listener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): unknown;
+  address(): AddressInfo | string | null;
+  close(callback: () => void): unknown;
+}
+
+/**
+ * Listens on host:port (0 = any free port), tells the front its address, serves watch over
+ * WebSocket on HTTP/1.1 Upgrade requests (watch-websocket.ts); close() also ends the connections
+ * still open (`closeConnections`) and the WebSockets.
+ */
+export function listen(
+  server: ListeningServer,
+  api: ApiServer,
+  where: { host: string; port: number },
+  onAddress: (address: string) => void,
+  closeConnections: () => void,
+  log?: (line: string) => void,
+): Promise<HttpsServer> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(where.port, where.host, () => {
+      server.off('error', reject);
+      const actual = (server.address() as AddressInfo).port;
+      const address = `${where.host}:${actual}`;
+      onAddress(address);
+      const webSockets = webSocketWatchHandler(api, { host: address, ...(log ? { log } : {}) });
+      server.on('upgrade', webSockets.onUpgrade);
+      resolve({
+        port: actual,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            closeConnections();
+            webSockets.close();
+          }),
+      });
+    });
+  });
 }

@@ -6,11 +6,9 @@
  * (watch-websocket.ts). This is the front `kubewasm up` serves through.
  */
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import type { KeyPair } from '../certs.js';
 import type { ApiServer } from '../server.js';
-import { type HttpsServer, requestListener } from './bridge.js';
-import { webSocketWatchHandler } from './watch-websocket.js';
+import { type HttpsServer, listen, requestListener } from './bridge.js';
 
 // kube-apiserver's HTTP/2 settings (k8s.io/apiserver/pkg/server/secure_serving.go): "at least 99% of
 // serialized resources … were smaller than 256kb" (resourceBody99Percentile) sizes each stream's
@@ -59,25 +57,9 @@ export function serveHttp2(
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      const actual = (server.address() as AddressInfo).port;
-      address = `${host}:${actual}`;
-      // Watch over WebSocket on HTTP/1.1 Upgrade requests (allowHTTP1 emits 'upgrade').
-      const webSockets = webSocketWatchHandler(api, { host: address, ...(log ? { log } : {}) });
-      server.on('upgrade', webSockets.onUpgrade);
-      resolve({
-        port: actual,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            for (const s of sessions) s.destroy();
-            for (const s of sockets) s.destroy();
-            webSockets.close();
-          }),
-      });
-    });
-  });
+  const closeConnections = () => {
+    for (const s of sessions) s.destroy();
+    for (const s of sockets) s.destroy();
+  };
+  return listen(server, api, { host, port }, (a) => (address = a), closeConnections, log);
 }

@@ -1,15 +1,12 @@
 /**
- * The Node HTTPS/1.1 front of the web-standard handler: node:https with the serving certificate,
- * each request served by bridge.ts, and watch over WebSocket on Upgrade requests
- * (watch-websocket.ts). `kubewasm up` serves through http2.ts, which offers h2 beside HTTP/1.1;
+ * The Node HTTPS/1.1 front of the web-standard handler: node:https with the serving certificate;
+ * requests, listening and WebSocket watch through bridge.ts. `kubewasm up` serves through http2.ts, which offers h2 beside HTTP/1.1;
  * this front is the plain-HTTP/1.1 baseline the API benchmark compares it with.
  */
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { KeyPair } from '../certs.js';
 import type { ApiServer } from '../server.js';
-import { type HttpsServer, requestListener } from './bridge.js';
-import { webSocketWatchHandler } from './watch-websocket.js';
+import { type HttpsServer, listen, requestListener } from './bridge.js';
 
 export type { HttpsServer } from './bridge.js';
 
@@ -26,23 +23,12 @@ export function serveHttps(
     { cert: tls.certPem, key: tls.keyPem },
     requestListener(api, () => address, log),
   );
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      const actual = (server.address() as AddressInfo).port;
-      address = `${host}:${actual}`;
-      const webSockets = webSocketWatchHandler(api, { host: address, ...(log ? { log } : {}) });
-      server.on('upgrade', webSockets.onUpgrade);
-      resolve({
-        port: actual,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-            webSockets.close();
-          }),
-      });
-    });
-  });
+  return listen(
+    server,
+    api,
+    { host, port },
+    (a) => (address = a),
+    () => server.closeAllConnections(),
+    log,
+  );
 }
