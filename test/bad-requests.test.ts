@@ -246,6 +246,27 @@ const CASES: BadRequest[] = [
     message: 'the API version in the data (extensions/v1beta1) does not match the expected API version (apps/v1)',
   },
   {
+    // handlers/create.go transformDecodeError: the body decodes as a v1 Secret, then cannot convert.
+    name: 'a Secret posted to configmaps',
+    method: 'POST',
+    path: CM,
+    body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' } },
+    code: 400,
+    reason: 'BadRequest',
+    message:
+      'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
+  },
+  {
+    name: 'a Deployment posted to configmaps',
+    method: 'POST',
+    path: CM,
+    body: deployment('d1'),
+    code: 400,
+    reason: 'BadRequest',
+    message:
+      'Deployment in version "v1" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion',
+  },
+  {
     name: 'name in the body differs from the URL',
     method: 'PUT',
     path: `${CM}/cm1`,

@@ -60,7 +60,7 @@ import {
 } from './namespace-lifecycle.js';
 import { type Json, jsonPatch, mergePatch } from './patch.js';
 import { getReadAt, listReadAt, parseSelectors, selects } from './read-options.js';
-import { collectionPrefix, groupVersion, objectKey, type ResourceInfo } from './resources.js';
+import { collectionPrefix, groupVersion, objectKey, RESOURCES, type ResourceInfo } from './resources.js';
 import { jsonResponse } from './response.js';
 import { strategicMergePatch } from './strategic-merge.js';
 import {
@@ -142,7 +142,14 @@ export function fieldValidation(opts: WriteOptions): FieldValidation {
 
 export const isDryRun = (opts: WriteOptions): boolean => (opts.dryRun ?? []).includes('All');
 
-/** The body's apiVersion and kind must be the URL's (or absent, then defaulted). */
+/** The Go package of a group's internal types: `core` for the core group, else the group's first label. */
+const internalPackage = (group: string): string => (group === '' ? 'core' : (group.split('.')[0] ?? group));
+
+/**
+ * The body's apiVersion and kind must be the URL's (or absent, then defaulted). A body of another
+ * kind the server knows decodes, then fails converting into the URL's type (handlers/create.go
+ * transformDecodeError: "<Kind> in version "<v>" cannot be handled as a <Kind>: converting …").
+ */
 export function checkTypeMeta(
   info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>,
   body: Record<string, unknown>,
@@ -150,6 +157,14 @@ export function checkTypeMeta(
   const want = groupVersion(info);
   const apiVersion = body.apiVersion;
   const kind = body.kind;
+  if (typeof apiVersion === 'string' && typeof kind === 'string' && kind !== info.kind) {
+    const known = RESOURCES.find((r) => r.kind === kind && groupVersion(r) === apiVersion);
+    if (known !== undefined) {
+      throw newBadRequest(
+        `${kind} in version "${known.version}" cannot be handled as a ${info.kind}: converting (${known.version}.${kind}) to (${internalPackage(info.group)}.${info.kind}): unknown conversion`,
+      );
+    }
+  }
   if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== want) {
     throw newBadRequest(
       `the API version in the data (${String(apiVersion)}) does not match the expected API version (${want})`,

@@ -226,7 +226,9 @@ describe('deployments/scale', () => {
     expect(wrongKind.status).toBe(400);
     expect(wrongKind.body).toMatchObject({
       reason: 'BadRequest',
-      message: 'the API version in the data (apps/v1) does not match the expected API version (autoscaling/v1)',
+      // handlers/update.go decodes the v1 Deployment, then cannot convert it to the Scale.
+      message:
+        'Deployment in version "v1" cannot be handled as a Scale: converting (v1.Deployment) to (autoscaling.Scale): unknown conversion',
     });
     const missing = await json('PATCH', `${DEPLOYS}/nope/scale`, { spec: { replicas: 1 } }, MERGE);
     expect(missing.status).toBe(404);

@@ -314,7 +314,7 @@ describe('SubjectAccessReview', () => {
     const wrongKind = await call(ADMIN, 'POST', `${AZ}/subjectaccessreviews`, review('SelfSubjectAccessReview', {}));
     expect(wrongKind.status).toBe(400);
     expect(wrongKind.body.message).toBe(
-      'the kind in the data (SelfSubjectAccessReview) does not match the expected kind (SubjectAccessReview)',
+      'SelfSubjectAccessReview in version "v1" cannot be handled as a SubjectAccessReview: converting (v1.SelfSubjectAccessReview) to (authorization.SubjectAccessReview): unknown conversion',
     );
     const unknown = await call(
       ADMIN,
