@@ -19,7 +19,7 @@ import {
 } from '../api/meta.js';
 import { newForbidden, newNotFound, StatusError } from '../api/status.js';
 import { validateFinalizerName } from '../api/validation/object-meta.js';
-import type { Storage } from '../storage/storage.js';
+import type { Storage, StoredObject } from '../storage/storage.js';
 import { decodeStored } from './codec.js';
 import type { ResourceInfo } from './resources.js';
 
@@ -50,6 +50,26 @@ export function specFinalizers(obj: KubeObject): string[] {
 }
 
 /**
+ * Whether a stored Namespace is Terminating, decoded once per revision of it: every namespaced
+ * create asks, and the namespace changes rarely.
+ */
+const phaseCaches = new WeakMap<Storage, Map<string, { revision: bigint; terminating: boolean }>>();
+
+function isTerminating(storage: Storage, namespace: string, ns: StoredObject): boolean {
+  let cache = phaseCaches.get(storage);
+  if (cache === undefined) {
+    cache = new Map();
+    phaseCaches.set(storage, cache);
+  }
+  const hit = cache.get(namespace);
+  if (hit !== undefined && hit.revision === ns.revision) return hit.terminating;
+  const status = (decodeStored(ns) as Obj).status;
+  const terminating = isObj(status) && status.phase === 'Terminating';
+  cache.set(namespace, { revision: ns.revision, terminating });
+  return terminating;
+}
+
+/**
  * NamespaceLifecycle for a create in `namespace`: 404 when it does not exist, 403 while it is
  * Terminating (`pods "p" is forbidden: unable to create new content in namespace x because it is
  * being terminated`). `meta` names the object (its generateName when it has no name yet).
@@ -63,8 +83,7 @@ export async function admitCreate(
   if (!info.namespaced) return;
   const ns = await storage.get(`/registry/namespaces/${namespace}`, { ignoreNotFound: true });
   if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
-  const status = (decodeStored(ns) as Obj).status;
-  if (!isObj(status) || status.phase !== 'Terminating') return;
+  if (!isTerminating(storage, namespace, ns)) return;
   // admission.NewForbidden → extractResourceName: the name, else the generateName, else "Unknown".
   const name = meta.name || meta.generateName || 'Unknown';
   const err = newForbidden(

@@ -66,6 +66,19 @@ function r(
   };
 }
 
+/** HorizontalPodAutoscaler, served at autoscaling/v2 and v1 alike. */
+const HPA = {
+  group: 'autoscaling',
+  resource: 'horizontalpodautoscalers',
+  kind: 'HorizontalPodAutoscaler',
+  namespaced: true,
+  shortNames: ['hpa'],
+  categories: ['all'],
+  generation: true,
+  fields: ['spec', 'status'],
+  statusOnSubresource: true,
+} satisfies Omit<ResourceInfo, 'version' | 'singular'>;
+
 /** The served resources, in discovery order. */
 export const RESOURCES: readonly ResourceInfo[] = [
   r({
@@ -290,32 +303,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
     generation: true,
     fields: ['addressType', 'endpoints', 'ports'],
   }),
-  // autoscaling/v2 first: the preferred version, and the one HPAs are stored in.
-  r({
-    group: 'autoscaling',
-    version: 'v2',
-    resource: 'horizontalpodautoscalers',
-    kind: 'HorizontalPodAutoscaler',
-    namespaced: true,
-    shortNames: ['hpa'],
-    categories: ['all'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  r({
-    group: 'autoscaling',
-    version: 'v1',
-    resource: 'horizontalpodautoscalers',
-    kind: 'HorizontalPodAutoscaler',
-    namespaced: true,
-    shortNames: ['hpa'],
-    categories: ['all'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-    storageVersion: 'v2',
-  }),
+  // autoscaling/v2 first: the preferred version, and the one HPAs are stored in; v1 converts.
+  r({ ...HPA, version: 'v2' }),
+  r({ ...HPA, version: 'v1', storageVersion: 'v2' }),
   r({
     group: 'policy',
     version: 'v1',

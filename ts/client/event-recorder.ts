@@ -113,24 +113,10 @@ class TokenBucket {
   }
 }
 
-/** getEventKey: everything that makes two events the same one. */
+/** getEventKey: everything that makes two events the same one (the aggregate key and the message). */
 function eventKey(e: CoreEvent): string {
-  const o = e.involvedObject;
-  return [
-    e.source.component,
-    e.source.host ?? '',
-    o.kind,
-    o.namespace,
-    o.name,
-    o.fieldPath,
-    o.uid,
-    o.apiVersion,
-    e.type,
-    e.reason,
-    e.message,
-  ]
-    .map((x) => x ?? '')
-    .join('');
+  const [key, message] = aggregateKeys(e);
+  return key + message;
 }
 
 /** getSpamKey: the source and the object. */
@@ -158,7 +144,7 @@ function aggregateKeys(e: CoreEvent): [string, string] {
   ]
     .map((x) => x ?? '')
     .join('');
-  return [key, e.message];
+  return [key, e.message ?? ''];
 }
 
 interface Logged {
