@@ -97,6 +97,11 @@ function enginePending(p: PendingPod): object {
     : { pod: enginePod(p.pod), defaultSpreadSelector: p.defaultSpreadSelector };
 }
 
+const encoder = new TextEncoder();
+
+/** A batch as UTF-8 JSON bytes: one copy into wasm memory (the engine's batch entry points take bytes). */
+const jsonBytes = (value: unknown): Uint8Array => encoder.encode(JSON.stringify(value));
+
 export class SchedulerEngine {
   private constructor(private readonly inner: glue.SchedulerEngine) {}
 
@@ -106,7 +111,7 @@ export class SchedulerEngine {
   }
 
   upsertNodes(nodes: KubeObject[]): void {
-    callWasm(() => this.inner.upsertNodes(JSON.stringify(nodes)));
+    callWasm(() => this.inner.upsertNodes(jsonBytes(nodes)));
   }
 
   removeNode(name: string): void {
@@ -115,7 +120,7 @@ export class SchedulerEngine {
 
   /** Pods already bound (spec.nodeName set). */
   addPods(pods: KubeObject[]): void {
-    callWasm(() => this.inner.addPods(JSON.stringify(pods.map(enginePod))));
+    callWasm(() => this.inner.addPods(jsonBytes(pods.map(enginePod))));
   }
 
   removePod(namespace: string, name: string): void {
@@ -132,14 +137,12 @@ export class SchedulerEngine {
 
   /** Schedules pods in order, assuming each placed pod before the next: one crossing per batch. */
   scheduleBatch(pending: PendingPod[]): Placement[] {
-    return JSON.parse(
-      callWasm(() => this.inner.scheduleBatch(JSON.stringify(pending.map(enginePending)))),
-    ) as Placement[];
+    return JSON.parse(callWasm(() => this.inner.scheduleBatch(jsonBytes(pending.map(enginePending))))) as Placement[];
   }
 
   /** Every node's verdict and score per plugin for one pod, changing nothing. */
   explain(pending: PendingPod): Explanation {
-    return JSON.parse(callWasm(() => this.inner.explain(JSON.stringify(enginePending(pending))))) as Explanation;
+    return JSON.parse(callWasm(() => this.inner.explain(jsonBytes(enginePending(pending))))) as Explanation;
   }
 
   free(): void {

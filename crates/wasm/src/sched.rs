@@ -86,6 +86,12 @@ fn parse<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, JsValue> {
     serde_json::from_str(text).map_err(|e| to_js(BindingError::bad_json(e)))
 }
 
+/// The batch entry points take JSON as UTF-8 bytes: a Uint8Array crosses with one copy, where a
+/// multi-megabyte string goes through the glue's per-character loop.
+fn parse_bytes<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, JsValue> {
+    serde_json::from_slice(bytes).map_err(|e| to_js(BindingError::bad_json(e)))
+}
+
 fn json<T: Serialize>(value: &T) -> Result<String, JsValue> {
     serde_json::to_string(value).map_err(|e| to_js(BindingError::bad_json(e)))
 }
@@ -254,8 +260,8 @@ impl SchedulerEngine {
 
     /// Adds or updates nodes (a JSON array of v1 Nodes).
     #[wasm_bindgen(js_name = "upsertNodes")]
-    pub fn upsert_nodes(&mut self, nodes_json: &str) -> Result<(), JsValue> {
-        for node in parse::<Vec<Node>>(nodes_json)? {
+    pub fn upsert_nodes(&mut self, nodes_json: &[u8]) -> Result<(), JsValue> {
+        for node in parse_bytes::<Vec<Node>>(nodes_json)? {
             let spec = sched_node(&node).map_err(to_js)?;
             self.inner.upsert_node(&spec).map_err(to_js)?;
         }
@@ -271,8 +277,8 @@ impl SchedulerEngine {
     /// Adds pods already bound to nodes (a JSON array of v1 Pods with `spec.nodeName`); confirms
     /// pods this engine had assumed.
     #[wasm_bindgen(js_name = "addPods")]
-    pub fn add_pods(&mut self, pods_json: &str) -> Result<(), JsValue> {
-        for pod in parse::<Vec<Pod>>(pods_json)? {
+    pub fn add_pods(&mut self, pods_json: &[u8]) -> Result<(), JsValue> {
+        for pod in parse_bytes::<Vec<Pod>>(pods_json)? {
             let spec = sched_pod(&pod, self.tick(), None).map_err(to_js)?;
             self.inner.add_pod(&spec).map_err(to_js)?;
         }
@@ -308,8 +314,8 @@ impl SchedulerEngine {
     /// each placed pod is assumed on its node before the next is scheduled. Returns a JSON array of
     /// placements; a pod the engine could not read gets `{pod, error: {code, message}}`.
     #[wasm_bindgen(js_name = "scheduleBatch")]
-    pub fn schedule_batch(&mut self, pending_json: &str) -> Result<String, JsValue> {
-        let pending: Vec<PendingPod> = parse(pending_json)?;
+    pub fn schedule_batch(&mut self, pending_json: &[u8]) -> Result<String, JsValue> {
+        let pending: Vec<PendingPod> = parse_bytes(pending_json)?;
         let mut out = Vec::with_capacity(pending.len());
         for p in &pending {
             let key = format!("{}/{}", p.pod.metadata.namespace, p.pod.metadata.name);
@@ -343,8 +349,8 @@ impl SchedulerEngine {
 
     /// Every node's filter verdict per plugin and every score per plugin for one pending pod
     /// (`{pod, defaultSpreadSelector?}` JSON), and the choice — without changing anything.
-    pub fn explain(&mut self, pending_json: &str) -> Result<String, JsValue> {
-        let p: PendingPod = parse(pending_json)?;
+    pub fn explain(&mut self, pending_json: &[u8]) -> Result<String, JsValue> {
+        let p: PendingPod = parse_bytes(pending_json)?;
         let spec =
             sched_pod(&p.pod, self.tick(), p.default_spread_selector.as_ref()).map_err(to_js)?;
         let explanation = self.inner.explain(&spec).map_err(to_js)?;
