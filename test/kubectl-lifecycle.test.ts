@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKubectl, UpCluster } from './support/up.js';
 
-const cluster = new UpCluster();
+// The address the `kubernetes` Endpoints name (kube-apiserver's --advertise-address).
+const cluster = new UpCluster(['--advertise-address', '192.0.2.10']);
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
 
 /** Polls `check` (real time) until it holds. */
@@ -47,10 +48,12 @@ describe.skipIf(!hasKubectl)('kubectl: services, namespaces and deletion against
     expect(kubectl('get', 'svc', 'kubernetes', '-o', 'jsonpath={.metadata.labels}').stdout).toBe(
       '{"component":"apiserver","provider":"kubernetes"}',
     );
-    // Its endpoints would name 127.0.0.1, which Endpoints validation refuses (ValidateNonSpecialIP),
-    // as it would for a kube-apiserver advertising a loopback address.
-    expect(kubectl('get', 'endpoints', 'kubernetes').stderr).toBe(
-      'Error from server (NotFound): endpoints "kubernetes" not found\n',
+    // Its endpoints name the advertised address and the apiserver's port.
+    expect(kubectl('get', 'endpoints', 'kubernetes').stdout).toMatch(
+      new RegExp(`^NAME\\s+ENDPOINTS\\s+AGE\\nkubernetes\\s+192\\.0\\.2\\.10:${cluster.port}\\s+\\d+s\\n$`),
+    );
+    expect(kubectl('get', 'endpointslice', 'kubernetes', '-o', 'jsonpath={.endpoints[0].addresses[0]}').stdout).toBe(
+      '192.0.2.10',
     );
   });
 

@@ -36,7 +36,9 @@ describe.skipIf(!hasKubectl)('kubectl workflows against kubewasm up', () => {
     expect(ok('get', 'secret', 'creds', '-n', 'shop', '-o', 'jsonpath={.type} {.data.password}')).toBe(
       `Opaque ${Buffer.from('s3cret').toString('base64')}`,
     );
-    expect(ok('get', 'serviceaccounts', '-n', 'shop')).toMatch(/^NAME\s+SECRETS\s+AGE\nrobot\s+0\s+\d+s\n$/);
+    expect(ok('get', 'serviceaccounts', '-n', 'shop')).toMatch(
+      /^NAME\s+SECRETS\s+AGE\ndefault\s+0\s+\d+s\nrobot\s+0\s+\d+s\n$/,
+    );
   });
 
   it('prints one object in every output format', () => {

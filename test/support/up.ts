@@ -131,6 +131,32 @@ export class UpCluster {
     });
   }
 
+  /** https() presenting a client certificate (PEM cert and key) in the TLS handshake. */
+  httpsWithCert(
+    method: string,
+    path: string,
+    client: { cert: string; key: string },
+    body?: Uint8Array | string,
+    headers: Record<string, string> = {},
+  ): Promise<HttpsResult> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: this.port, method, path, ca: this.ca, headers, cert: client.cert, key: client.key },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+        },
+      );
+      req.on('error', reject);
+      if (body !== undefined) req.end(body);
+      else req.end();
+    });
+  }
+
   /** Runs the real kubectl against this cluster; the transcript goes to the test log as evidence. */
   kubectl(...args: string[]): KubectlResult {
     return this.kubectlWithInput(undefined, ...args);

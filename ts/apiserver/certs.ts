@@ -16,6 +16,12 @@ export interface KeyPair {
   keyPem: string;
 }
 
+/** What a server front serves with: its key pair, and the client CA it asks client certificates of. */
+export interface ServingTls extends KeyPair {
+  /** --client-ca-file PEM: clients are asked for a certificate, which authentication verifies against it. */
+  clientCA?: string;
+}
+
 export interface ServingOptions {
   /** DNS names the serving certificate is valid for. */
   dnsNames: string[];

@@ -41,9 +41,9 @@ export function apiVersions(serverAddress: string): unknown {
   };
 }
 
-/** Legacy `/apis`. */
-export function apiGroupList(): unknown {
-  const list = groups()
+/** Legacy `/apis`; `custom`: the served custom resources (their groups follow the built-in ones). */
+export function apiGroupList(custom: readonly ResourceInfo[] = []): unknown {
+  const list = groups(custom)
     .filter((g) => g.group !== '')
     .map((g) => {
       // Preferred version first (autoscaling: v2, v1), as kube-apiserver lists them.
@@ -57,8 +57,8 @@ export function apiGroupList(): unknown {
 }
 
 /** Legacy `/api/v1`, `/apis/<g>/<v>`; undefined for a group version not served. */
-export function apiResourceList(group: string, version: string): unknown {
-  const resources = RESOURCES.filter((x) => x.group === group && x.version === version);
+export function apiResourceList(group: string, version: string, custom: readonly ResourceInfo[] = []): unknown {
+  const resources = [...RESOURCES, ...custom].filter((x) => x.group === group && x.version === version);
   if (resources.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
@@ -105,9 +105,10 @@ function discoveryResource(x: ResourceInfo): unknown {
   };
 }
 
-/** Aggregated discovery v2 for `/api` (core: true) or `/apis` (core: false). */
-export function aggregatedDiscovery(core: boolean): unknown {
-  const items = groups()
+/** Aggregated discovery v2 for `/api` (core: true) or `/apis` (core: false), with the custom resources. */
+export function aggregatedDiscovery(core: boolean, custom: readonly ResourceInfo[] = []): unknown {
+  const all = [...RESOURCES, ...custom];
+  const items = groups(custom)
     .filter((g) => (g.group === '') === core)
     .map((g) => ({
       metadata: { name: g.group },
@@ -115,7 +116,7 @@ export function aggregatedDiscovery(core: boolean): unknown {
       versions: g.versions.map((version) => ({
         version,
         freshness: 'Current',
-        resources: RESOURCES.filter((x) => x.group === g.group && x.version === version).map(discoveryResource),
+        resources: all.filter((x) => x.group === g.group && x.version === version).map(discoveryResource),
       })),
     }));
   return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };

@@ -19,6 +19,7 @@
 import { FieldPath, invalid } from '../api/field-errors.js';
 import { compareGo, goFloat, goQuote } from '../api/go-format.js';
 import { newBadRequest, newInvalid } from '../api/status.js';
+import { checkCustomResourceFields } from './crd/fields.js';
 import { type DecodeResult, decodeAgainstSchema, dropUnknownFields, jsonNodeOf, parseJsonNode } from './go-decoder.js';
 import { type OpenApiData, openApiDataIfLoaded, SCHEMA_REF_PREFIX, type Schema } from './openapi/data.js';
 import type { ResourceInfo } from './resources.js';
@@ -80,10 +81,14 @@ export function withPatchSource<T extends object>(patched: T, type: string, text
  * handlers/patch.go does instead.
  */
 export function checkUnknownFields(
-  info: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'fields'>,
+  info: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'fields' | 'custom'>,
   body: Record<string, unknown>,
   policy: FieldValidation,
 ): string[] {
+  // Custom resources: their CRD's structural schema prunes and defaults (crd/fields.ts).
+  if (info.custom !== undefined) {
+    return checkCustomResourceFields(info, body, policy, patchSources.has(body) ? goJson(body) : undefined);
+  }
   const data = openApiDataIfLoaded();
   const schema = schemaOfKind(info.group, info.version, info.kind);
   let result: DecodeResult;

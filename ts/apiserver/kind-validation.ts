@@ -9,6 +9,7 @@ import type { KubeObject } from '../api/meta.js';
 import { isConfigMapKey } from '../api/validation/formats.js';
 import { validateKindCreate, validateKindStatusUpdate, validateKindUpdateOf } from '../api/validation/kinds/index.js';
 import { validateImmutableField } from '../api/validation/object-meta.js';
+import { validateCustomKind, validateCustomKindUpdate } from './crd/kind-validation.js';
 import type { ResourceInfo } from './resources.js';
 
 /** api.MaxSecretSize, also the ConfigMap limit. */
@@ -60,7 +61,13 @@ function validateSecret(o: Obj): ErrorList {
 const isCore = (info: Pick<ResourceInfo, 'group'>, kind: string, k: string): boolean => info.group === '' && kind === k;
 
 /** The kind's own checks on create (after the metadata checks). */
-export function validateKind(info: Pick<ResourceInfo, 'group' | 'kind'>, obj: KubeObject): ErrorList {
+export function validateKind(
+  info: Pick<ResourceInfo, 'group' | 'kind'> & Partial<ResourceInfo>,
+  obj: KubeObject,
+): ErrorList {
+  // Custom resources and CRDs: crd/kind-validation.ts.
+  const custom = validateCustomKind(info, obj);
+  if (custom !== undefined) return custom;
   if (isCore(info, info.kind, 'ConfigMap')) return validateConfigMap(obj as Obj);
   if (isCore(info, info.kind, 'Secret')) return validateSecret(obj as Obj);
   return validateKindCreate(info.group, info.kind, obj);
@@ -72,11 +79,13 @@ export function validateKind(info: Pick<ResourceInfo, 'group' | 'kind'>, obj: Ku
  * one and is not checked again); `/finalize` has none beyond metadata here.
  */
 export function validateKindUpdate(
-  info: Pick<ResourceInfo, 'group' | 'kind'>,
+  info: Pick<ResourceInfo, 'group' | 'kind'> & Partial<ResourceInfo>,
   obj: KubeObject,
   old: KubeObject,
   mode: string = 'main',
 ): ErrorList {
+  const custom = validateCustomKindUpdate(info, obj, old, mode);
+  if (custom !== undefined) return custom;
   const configMap = isCore(info, info.kind, 'ConfigMap');
   const secret = isCore(info, info.kind, 'Secret');
   if (!configMap && !secret) {

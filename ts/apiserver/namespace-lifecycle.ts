@@ -1,8 +1,6 @@
 /**
- * Namespace lifecycle in the apiserver, as kube-apiserver 1.32 does it:
- * - the NamespaceLifecycle admission plugin (staging/src/k8s.io/apiserver/pkg/admission/plugin/
- *   namespace/lifecycle/admission.go): creating in a missing namespace → 404, in a Terminating one →
- *   403 with a NamespaceTerminating cause; `default`, `kube-system`, `kube-public` cannot be deleted;
+ * Namespace lifecycle in the apiserver, as kube-apiserver 1.32 does it (the NamespaceLifecycle
+ * admission plugin is admission/namespace-lifecycle.ts):
  * - the namespace strategies (pkg/registry/core/namespace/strategy.go): spec.finalizers gets
  *   `kubernetes` on create, the main resource cannot change spec.finalizers, `…/finalize` changes
  *   nothing else; SetDefaults_Namespace's `kubernetes.io/metadata.name` label;
@@ -17,20 +15,13 @@ import {
   type KubeObject,
   type ObjectMeta,
 } from '../api/meta.js';
-import { newForbidden, newNotFound, StatusError } from '../api/status.js';
 import { validateFinalizerName } from '../api/validation/object-meta.js';
-import type { Storage, StoredObject } from '../storage/storage.js';
-import { decodeStored } from './codec.js';
 import type { ResourceInfo } from './resources.js';
 
 // api.FinalizerKubernetes (pkg/apis/core/types.go).
 export const FINALIZER_KUBERNETES = 'kubernetes';
-// admission.go Register: NewLifecycle(sets.NewString(metav1.NamespaceDefault, metav1.NamespaceSystem, metav1.NamespacePublic)).
-export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
 // v1.LabelMetadataName (staging/src/k8s.io/api/core/v1/well_known_labels.go).
 export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
-// v1.NamespaceTerminatingCause.
-export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -47,70 +38,6 @@ export function specFinalizers(obj: KubeObject): string[] {
   const spec = (obj as Obj).spec;
   if (!isObj(spec) || !Array.isArray(spec.finalizers)) return [];
   return spec.finalizers.filter((f): f is string => typeof f === 'string');
-}
-
-/**
- * Whether a stored Namespace is Terminating, decoded once per revision of it: every namespaced
- * create asks, and the namespace changes rarely.
- */
-const phaseCaches = new WeakMap<Storage, Map<string, { revision: bigint; terminating: boolean }>>();
-
-function isTerminating(storage: Storage, namespace: string, ns: StoredObject): boolean {
-  let cache = phaseCaches.get(storage);
-  if (cache === undefined) {
-    cache = new Map();
-    phaseCaches.set(storage, cache);
-  }
-  const hit = cache.get(namespace);
-  if (hit !== undefined && hit.revision === ns.revision) return hit.terminating;
-  const status = (decodeStored(ns) as Obj).status;
-  const terminating = isObj(status) && status.phase === 'Terminating';
-  cache.set(namespace, { revision: ns.revision, terminating });
-  return terminating;
-}
-
-/**
- * NamespaceLifecycle for a create in `namespace`: 404 when it does not exist, 403 while it is
- * Terminating (`pods "p" is forbidden: unable to create new content in namespace x because it is
- * being terminated`). `meta` names the object (its generateName when it has no name yet).
- */
-export async function admitCreate(
-  storage: Storage,
-  info: ResourceInfo,
-  namespace: string,
-  meta: ObjectMeta,
-): Promise<void> {
-  if (!info.namespaced) return;
-  const ns = await storage.get(`/registry/namespaces/${namespace}`, { ignoreNotFound: true });
-  if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
-  if (!isTerminating(storage, namespace, ns)) return;
-  // admission.NewForbidden → extractResourceName: the name, else the generateName, else "Unknown".
-  const name = meta.name || meta.generateName || 'Unknown';
-  const err = newForbidden(
-    { group: info.group, resource: info.resource },
-    name,
-    `unable to create new content in namespace ${namespace} because it is being terminated`,
-  );
-  throw new StatusError({
-    ...err.status,
-    details: {
-      ...err.status.details,
-      causes: [
-        {
-          reason: NAMESPACE_TERMINATING_CAUSE,
-          message: `namespace ${namespace} is being terminated`,
-          field: 'metadata.namespace',
-        },
-      ],
-    },
-  });
-}
-
-/** NamespaceLifecycle for a delete: the immortal namespaces stay. */
-export function admitDelete(info: ResourceInfo, name: string): void {
-  if (isNamespaceResource(info) && IMMORTAL_NAMESPACES.includes(name)) {
-    throw newForbidden({ group: '', resource: 'namespaces' }, name, 'this namespace may not be deleted');
-  }
 }
 
 /** SetDefaults_Namespace: the `kubernetes.io/metadata.name` label always equals the name. */

@@ -2,6 +2,7 @@
  * The resource registry: every resource this apiserver serves, in one table. Discovery, the REST
  * handlers, field validation and Table printing all read it.
  */
+import type { CustomResourceServing } from './crd/served.js';
 
 export interface ResourceInfo {
   group: string;
@@ -35,6 +36,15 @@ export interface ResourceInfo {
   storageVersion?: string;
   /** The verbs discovery lists when not all of RESOURCE_VERBS (create-only reviews: `['create']`). */
   verbs?: readonly string[];
+  /** A custom resource: what its CustomResourceDefinition says about serving it (crd/served.ts). */
+  custom?: CustomResourceServing;
+}
+
+/** The custom resources a server serves besides RESOURCES (crd/registry.ts keeps them from the CRDs). */
+export interface CustomResourceLookup {
+  find(group: string, version: string, resource: string): ResourceInfo | undefined;
+  /** Every served custom resource, each group's preferred version first. */
+  all(): readonly ResourceInfo[];
 }
 
 /** The subresources this apiserver serves (subresources.ts). */
@@ -358,6 +368,19 @@ export const RESOURCES: readonly ResourceInfo[] = [
     namespaced: false,
     fields: ['subjects', 'roleRef'],
   }),
+  // apiextensions-apiserver's CRD storage (pkg/registry/customresourcedefinition/etcd.go ShortNames, Categories).
+  r({
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    resource: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    generation: true,
+    fields: ['spec', 'status'],
+    statusOnSubresource: true,
+  }),
   // Create-only and never stored (scheduling-explanation.ts answers it from the live scheduler).
   r({
     group: 'scheduling.kubewasm.io',
@@ -366,6 +389,26 @@ export const RESOURCES: readonly ResourceInfo[] = [
     kind: 'SchedulingExplanation',
     namespaced: false,
     fields: ['spec', 'status'],
+  }),
+  // authentication.k8s.io/v1: create-only, never stored (authn/self-subject-review.ts,
+  // authn/token-review.ts), as pkg/registry/authentication/rest/storage_authentication.go registers them.
+  r({
+    group: 'authentication.k8s.io',
+    version: 'v1',
+    resource: 'selfsubjectreviews',
+    kind: 'SelfSubjectReview',
+    namespaced: false,
+    fields: ['status'],
+    verbs: ['create'],
+  }),
+  r({
+    group: 'authentication.k8s.io',
+    version: 'v1',
+    resource: 'tokenreviews',
+    kind: 'TokenReview',
+    namespaced: false,
+    fields: ['spec', 'status'],
+    verbs: ['create'],
   }),
   // authorization.k8s.io/v1: create-only, never stored (auth/access-review.ts); discovery lists
   // only `create`, as pkg/registry/authorization/rest/storage_authorization.go registers them.
@@ -415,6 +458,8 @@ export function subresourcesOf(info: ResourceInfo): SubresourceInfo[] {
   if (info.statusOnSubresource) {
     out.push({ name: 'status', group: info.group, version: info.version, kind: info.kind, verbs: SUBRESOURCE_VERBS });
   }
+  // Custom resources: status, then scale, as apiextensions' discovery_controller.go lists them.
+  if (info.custom !== undefined) return out.sort((a, b) => (a.name === 'status' ? -1 : b.name === 'status' ? 1 : 0));
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -423,18 +468,26 @@ export function groupVersion(info: Pick<ResourceInfo, 'group' | 'version'>): str
   return info.group === '' ? info.version : `${info.group}/${info.version}`;
 }
 
-/** The resource served at group/version/resource, if any. */
-export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {
-  return RESOURCES.find((x) => x.group === group && x.version === version && x.resource === resource);
+/** The resource served at group/version/resource, if any: a built-in one, else a custom resource of `custom`. */
+export function findResource(
+  group: string,
+  version: string,
+  resource: string,
+  custom?: CustomResourceLookup,
+): ResourceInfo | undefined {
+  return (
+    RESOURCES.find((x) => x.group === group && x.version === version && x.resource === resource) ??
+    custom?.find(group, version, resource)
+  );
 }
 
 /**
  * The served groups with their versions, preferred version first, in discovery order:
  * `[{group:'', versions:['v1']}, …, {group:'autoscaling', versions:['v2','v1']}, …]`.
  */
-export function groups(): { group: string; versions: string[] }[] {
+export function groups(extra: readonly ResourceInfo[] = []): { group: string; versions: string[] }[] {
   const out: { group: string; versions: string[] }[] = [];
-  for (const gv of groupVersions()) {
+  for (const gv of groupVersions(extra)) {
     const g = out.find((x) => x.group === gv.group);
     if (g === undefined) out.push({ group: gv.group, versions: [gv.version] });
     else g.versions.push(gv.version);
@@ -442,11 +495,14 @@ export function groups(): { group: string; versions: string[] }[] {
   return out;
 }
 
-/** The served group versions, in discovery order: `[{group:'', version:'v1'}, {group:'apps', …}]`. */
-export function groupVersions(): { group: string; version: string }[] {
+/**
+ * The served group versions, in discovery order: `[{group:'', version:'v1'}, {group:'apps', …}]`;
+ * `extra` (custom resources) after the built-in ones.
+ */
+export function groupVersions(extra: readonly ResourceInfo[] = []): { group: string; version: string }[] {
   const seen = new Set<string>();
   const out: { group: string; version: string }[] = [];
-  for (const x of RESOURCES) {
+  for (const x of [...RESOURCES, ...extra]) {
     const gv = groupVersion(x);
     if (!seen.has(gv)) {
       seen.add(gv);
@@ -456,14 +512,19 @@ export function groupVersions(): { group: string; version: string }[] {
   return out;
 }
 
-/** The storage key of an object: `/registry/<resource>/<namespace>/<name>` or `/registry/<resource>/<name>`. */
+/**
+ * The storage key of an object: `/registry/<resource>/<namespace>/<name>` or `/registry/<resource>/<name>`;
+ * a custom resource's under its group, as apiextensions-apiserver keys them (`/registry/<group>/<resource>/…`).
+ */
 export function objectKey(info: ResourceInfo, namespace: string, name: string): string {
-  return info.namespaced ? `/registry/${info.resource}/${namespace}/${name}` : `/registry/${info.resource}/${name}`;
+  return info.namespaced ? `${resourcePrefix(info)}${namespace}/${name}` : `${resourcePrefix(info)}${name}`;
 }
 
 /** The storage prefix of a collection (all namespaces when `namespace` is ''). */
 export function collectionPrefix(info: ResourceInfo, namespace: string): string {
-  return info.namespaced && namespace !== ''
-    ? `/registry/${info.resource}/${namespace}/`
-    : `/registry/${info.resource}/`;
+  return info.namespaced && namespace !== '' ? `${resourcePrefix(info)}${namespace}/` : resourcePrefix(info);
+}
+
+function resourcePrefix(info: ResourceInfo): string {
+  return info.custom === undefined ? `/registry/${info.resource}/` : `/registry/${info.group}/${info.resource}/`;
 }

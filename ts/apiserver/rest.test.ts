@@ -374,10 +374,15 @@ describe('update and patch', () => {
   it('answers 415 for patch types it does not implement, 404 for a missing object', async () => {
     const { json } = await testServer();
     await json('POST', CM, cm('cm1'));
-    const ssa = await json('PATCH', `${CM}/cm1?fieldManager=me`, '{}', {
-      'Content-Type': 'application/apply-patch+yaml',
+    const cbor = await json('PATCH', `${CM}/cm1?fieldManager=me`, '{}', {
+      'Content-Type': 'application/apply-patch+cbor',
     });
-    expect(ssa.body).toMatchObject({ code: 415, reason: 'UnsupportedMediaType' });
+    expect(cbor.body).toMatchObject({
+      code: 415,
+      reason: 'UnsupportedMediaType',
+      message:
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+    });
     const missing = await json('PATCH', `${CM}/nope`, '{}', { 'Content-Type': 'application/merge-patch+json' });
     expect(missing.status).toBe(404);
   });

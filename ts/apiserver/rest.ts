@@ -37,19 +37,20 @@ import {
 } from '../api/validation/request-namespace.js';
 import type { Clock } from '../sim/clock.js';
 import type { Storage, StoredObject } from '../storage/storage.js';
+import { type AdmissionChain, requestAttributes } from './admission/chain.js';
 import {
   type AllocationTxn,
   prepareServiceCreate,
   prepareServiceUpdate,
   type ServiceAllocators,
 } from './allocators/service-allocation.js';
+import { APPLY_PATCH_TYPE, applyWrite, managerOrUserAgent, parseApplyPatch, recordWrite } from './apply/request.js';
 import { decodeStored, type Encoded, encodeForStorage, encodeStored, parseJsonObject, storedAnswer } from './codec.js';
+import { isCrdResource, markCrdDeleting } from './crd/delete.js';
 import { checkUnknownFields, type FieldValidation, withPatchSource, withRawJson } from './field-validation.js';
 import { validateKind, validateKindUpdate } from './kind-validation.js';
 import { generateName, newUid, rfc3339 } from './names.js';
 import {
-  admitCreate,
-  admitDelete,
   isNamespaceResource,
   markNamespaceTerminating,
   prepareNamespaceCreate,
@@ -71,12 +72,15 @@ import {
   specChanged,
 } from './strategy.js';
 import { toTable, wantsTable } from './table.js';
+import type { UserInfo } from './tokens.js';
 
 export interface RestContext {
   storage: Storage;
   clock: Clock;
   /** ClusterIP and NodePort allocation for Services (allocators/); absent: Services get none. */
   services?: ServiceAllocators;
+  /** Admission (admission/chain.ts): mutating before the strategy, validating right before storage. */
+  admission?: AdmissionChain;
 }
 
 /** One resource request, after routing. */
@@ -92,6 +96,12 @@ export interface ResourceRequest {
    * updates); RBAC escalation prevention (auth/escalation.ts) throws its 403 from here.
    */
   admit?: (obj: Record<string, unknown>, old: Record<string, unknown> | undefined) => Promise<void>;
+  /** Who asks (after authentication); admission plugins see it. */
+  user?: UserInfo;
+  /** The subresource written (`status`, `scale`, `binding`, …) as admission names it; '' or absent for the object. */
+  subresource?: string;
+  /** The User-Agent header: the field manager of a write without `fieldManager` (managerOrUserAgent). */
+  userAgent?: string;
 }
 
 const gr = (info: ResourceInfo): GroupResource => ({ group: info.group, resource: info.resource });
@@ -220,17 +230,25 @@ async function allocateOnCreate(ctx: RestContext, info: ResourceInfo, obj: KubeO
 }
 
 /** POST to a collection. */
-export async function createObject(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<Response> {
+export async function createObject(
+  ctx: RestContext,
+  req: ResourceRequest,
+  bodyText: string,
+  /** An apply patch creating the object: the body is the applied configuration, and this makes the object of it. */
+  applied?: (config: Record<string, unknown>) => Record<string, unknown>,
+): Promise<Response> {
   const { info } = req;
   const opts = writeOptions(req.query);
   checkOptions('CreateOptions', opts);
-  const body = parseJsonObject(bodyText);
+  const parsed = parseJsonObject(bodyText);
+  const body = applied === undefined ? parsed : applied(parsed);
   checkTypeMeta(info, body);
   const warnings = checkUnknownFields(info, body, fieldValidation(opts));
   const meta = metaOf(body);
   ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, info.namespaced), meta);
   await req.admit?.(body, undefined);
-  await admitCreate(ctx.storage, info, req.namespace, meta);
+  // Mutating admission (handlers/create.go), before BeforeCreate names the object.
+  await ctx.admission?.admit(requestAttributes(req, 'CREATE', body, undefined, isDryRun(opts), warnings));
 
   // BeforeCreate: the system fields are the server's.
   const obj = body as KubeObject;
@@ -244,6 +262,17 @@ export async function createObject(ctx: RestContext, req: ResourceRequest, bodyT
   if (info.generation) meta.generation = 1;
   else delete meta.generation;
   prepareForCreate(info, obj);
+  // handlers/create.go: the creator owns every field it set (an apply create already has its Apply entry).
+  if (applied === undefined) {
+    recordWrite(
+      info,
+      req.subresource,
+      undefined,
+      obj,
+      managerOrUserAgent(opts.fieldManager, req.userAgent),
+      meta.creationTimestamp,
+    );
+  }
   prepareNamespaceCreate(info, obj);
   if (isServices(info)) prepareServiceCreate(obj);
 
@@ -257,6 +286,8 @@ export async function createObject(ctx: RestContext, req: ResourceRequest, bodyT
   if (errs.length > 0) throw newInvalid(gk, name, errs);
   const common = validateCommonCreate(meta, info.namespaced);
   if (common.length > 0) throw newInvalid(gk, name, common);
+  // Validating admission (store.go createValidation), after the strategy's validation.
+  await ctx.admission?.validate(requestAttributes(req, 'CREATE', body, undefined, isDryRun(opts), warnings));
 
   // The Service REST allocates after validation; a failed write gives everything back.
   const txn = await allocateOnCreate(ctx, info, obj, isDryRun(opts));
@@ -318,7 +349,9 @@ export async function listObjects(ctx: RestContext, req: ResourceRequest): Promi
       }),
     );
   }
-  return jsonResponse(200, { kind: `${info.kind}List`, apiVersion: groupVersion(info), metadata, items });
+  // A custom resource's list kind is its CRD's listKind.
+  const kind = info.custom?.listKind ?? `${info.kind}List`;
+  return jsonResponse(200, { kind, apiVersion: groupVersion(info), metadata, items });
 }
 
 /**
@@ -343,6 +376,8 @@ export async function updateWith(
   opts: WriteOptions,
   next: (old: KubeObject) => Record<string, unknown>,
   mode: UpdateMode = 'main',
+  /** false when `next` computed the managed fields itself (an apply patch). */
+  recordFields = true,
 ): Promise<{ obj: KubeObject; warnings: string[] }> {
   const { info, name } = req;
   const key = objectKey(info, req.namespace, name);
@@ -375,6 +410,10 @@ export async function updateWith(
             `the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`,
           );
         }
+        // Mutating admission sees the stored object as the old one (rest.DefaultUpdatedObjectInfo).
+        const admitted = { ...req, subresource: req.subresource ?? (mode === 'main' ? '' : mode) };
+        const oldObject = old as Record<string, unknown>;
+        await ctx.admission?.admit(requestAttributes(admitted, 'UPDATE', body, oldObject, isDryRun(opts), warnings));
         const rv = meta.resourceVersion ?? '';
         if (rv === '') meta.resourceVersion = oldMeta.resourceVersion ?? '';
         else if (rv !== oldMeta.resourceVersion) throw newConflict(gr(info), name);
@@ -385,6 +424,11 @@ export async function updateWith(
         prepareNamespaceUpdate(info, obj, old, mode);
         if (mode === 'main' && isServices(info)) prepareServiceUpdate(obj, old);
         if (info.generation && specChanged(obj, old)) meta.generation = (oldMeta.generation ?? 0) + 1;
+        if (recordFields) {
+          const subresource = req.subresource ?? (mode === 'main' ? '' : mode);
+          const manager = managerOrUserAgent(opts.fieldManager, req.userAgent);
+          recordWrite(info, subresource, old, obj, manager, rfc3339(ctx.clock.now()));
+        }
         const errs = [
           ...validateCommonUpdate(meta, oldMeta, info.namespaced),
           ...validateBuiltinObjectMetaUpdate(meta, oldMeta, ruleOf(info)),
@@ -393,6 +437,8 @@ export async function updateWith(
           ...(isNamespaceResource(info) ? validateNamespaceFinalizers(obj) : []),
         ];
         if (errs.length > 0) throw newInvalid(gk, name, errs);
+        // Validating admission (store.go updateValidation).
+        await ctx.admission?.validate(requestAttributes(admitted, 'UPDATE', body, oldObject, isDryRun(opts), warnings));
         if (services !== undefined) txn = services.allocateUpdate(obj, old, isDryRun(opts));
         previous = old;
         written = encodeStored(obj);
@@ -457,6 +503,7 @@ export const PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  APPLY_PATCH_TYPE,
 ];
 
 /** PATCH of one object: JSON patch, JSON merge patch or strategic merge patch on the stored object. */
@@ -468,6 +515,7 @@ export async function patchObject(
   mode: UpdateMode = 'main',
 ): Promise<Response> {
   const { patchType, patch, opts } = parsePatchRequest(req, contentType, bodyText);
+  if (patchType === APPLY_PATCH_TYPE) return applyObject(ctx, req, bodyText, opts, mode);
   const { obj, warnings } = await updateWith(
     ctx,
     req,
@@ -489,14 +537,79 @@ export function parsePatchRequest(
   const opts = writeOptions(req.query);
   checkOptions('PatchOptions', opts, patchType);
   try {
-    return { patchType, patch: JSON.parse(bodyText) as Json, opts };
+    // An apply patch is YAML, read where it is applied (applyObject).
+    return { patchType, patch: patchType === APPLY_PATCH_TYPE ? null : (JSON.parse(bodyText) as Json), opts };
   } catch (err) {
     throw newBadRequest(`error decoding patch: ${(err as Error).message}`);
   }
 }
 
+/**
+ * Server-side apply (handlers/patch.go applyPatcher): the configuration merged onto the stored
+ * object by the field manager (apply/), through the update path; an object that does not exist is
+ * created through the create path (201), as `forceAllowCreate` does.
+ */
+async function applyObject(
+  ctx: RestContext,
+  req: ResourceRequest,
+  bodyText: string,
+  opts: WriteOptions,
+  mode: UpdateMode,
+): Promise<Response> {
+  const config = parseApplyPatch(bodyText);
+  const manager = opts.fieldManager ?? '';
+  const force = opts.force === true;
+  const subresource = req.subresource ?? (mode === 'main' ? '' : mode);
+  const now = () => rfc3339(ctx.clock.now());
+  const key = objectKey(req.info, req.namespace, req.name);
+  const exists = await storageCall('get', req.info, req.name, () => ctx.storage.get(key)).then(
+    (o) => o !== undefined,
+    (err: unknown) => {
+      if (err instanceof StatusError && err.code === 404) return false;
+      throw err;
+    },
+  );
+  if (!exists && mode === 'main') {
+    const created = () => {
+      const obj = applyWrite(req.info, subresource, undefined, config, manager, force, now());
+      // handlers/patch.go checkName, as an update of an existing object checks it.
+      const name = metaOf(obj).name ?? '';
+      if (name !== req.name) {
+        throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${req.name})`);
+      }
+      return obj;
+    };
+    const createReq = { ...req, query: new URLSearchParams(req.query) };
+    createReq.query.delete('force');
+    try {
+      return await createObject(ctx, createReq, JSON.stringify(config), created);
+    } catch (err) {
+      // Created by someone else meanwhile: apply onto theirs.
+      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+    }
+  }
+  const { obj, warnings } = await updateWith(
+    ctx,
+    req,
+    opts,
+    (old) => {
+      const next = applyWrite(req.info, subresource, old, config, manager, force, now());
+      // The stored resourceVersion: an apply is never refused as stale unless it names one.
+      const meta = metaOf(next);
+      const wanted = metaOf(config as Record<string, unknown>).resourceVersion;
+      if (wanted === undefined) meta.resourceVersion = old.metadata?.resourceVersion ?? '';
+      return next;
+    },
+    mode,
+    false,
+  );
+  return objectResponse(ctx, req, 200, obj, warnings);
+}
+
 /** Applies a patch of `patchType` to `target`; the result must be an object. */
 export function applyPatch(patchType: string, target: object, patch: Json): Record<string, unknown> {
+  // Only the main resource and status apply configurations (applyObject); a Scale is not applied here.
+  if (patchType === APPLY_PATCH_TYPE) throw newUnsupportedMediaType(PATCH_TYPES.filter((t) => t !== APPLY_PATCH_TYPE));
   const patched =
     patchType === 'application/merge-patch+json'
       ? mergePatch(target as Json, patch)
@@ -556,7 +669,7 @@ export async function deleteCollection(ctx: RestContext, req: ResourceRequest, b
   }
   const resourceVersion = String(await ctx.storage.currentRevision());
   return jsonResponse(200, {
-    kind: `${info.kind}List`,
+    kind: info.custom?.listKind ?? `${info.kind}List`,
     apiVersion: groupVersion(info),
     metadata: { resourceVersion },
     items,
@@ -729,13 +842,27 @@ function markAsDeleting(meta: ObjectMeta, nowMs: number): void {
  */
 export async function deleteOne(ctx: RestContext, req: ResourceRequest, opts: DeleteOptions): Promise<KubeObject> {
   const { info, name } = req;
-  admitDelete(info, name);
+  // A delete a subresource makes (eviction) is admitted as that subresource's create, not again here.
+  const admission = (req.subresource ?? '') === '' ? ctx.admission : undefined;
+  // Mutating admission of a DELETE sees no object (handlers/delete.go)…
+  await admission?.admit(requestAttributes(req, 'DELETE', undefined, undefined, isDryRun(opts), []));
   refuseSystemPriorityClassDelete(info, name);
   const key = objectKey(info, req.namespace, name);
   const current = await storageCall('get', info, name, () => ctx.storage.get(key));
   if (current === undefined) throw newNotFound(gr(info), name);
   const obj = decodeStored(current);
+  // …validating admission the stored one (store.go deleteValidation).
+  await admission?.validate(
+    requestAttributes(req, 'DELETE', undefined, obj as Record<string, unknown>, isDryRun(opts), []),
+  );
   if (isNamespaceResource(info)) return deleteNamespace(ctx, req, opts, obj);
+  // A CRD's first DELETE marks it for the finalizer controller (crd/delete.ts).
+  if (isCrdResource(info)) {
+    const marked = await storageCall('update', info, name, () =>
+      markCrdDeleting(ctx, info, name, obj, opts, isDryRun(opts)),
+    );
+    if (marked !== undefined) return marked;
+  }
   return storeDelete(ctx, req, structuredClone(opts), obj);
 }
 

@@ -9,9 +9,9 @@
 import {
   newBadRequest,
   newMethodNotAllowed,
+  newMethodNotSupported,
   newPathNotFound,
   newRequestEntityTooLarge,
-  newUnauthorized,
   newUnsupportedMediaType,
   StatusError,
   statusCode,
@@ -19,12 +19,26 @@ import {
 } from '../api/status.js';
 import { type Clock, realClock } from '../sim/clock.js';
 import type { Storage } from '../storage/storage.js';
+import { type AdmissionPluginOptions, admissionChain } from './admission/plugins.js';
 import { ServiceAllocators } from './allocators/service-allocation.js';
 import { accessReviewKind, handleAccessReview } from './auth/access-review.js';
 import { type Authorizer, createAuthorizer, isRbacAuthorizer, type RbacAuthorizer } from './auth/authorizer.js';
 import { authorizeRequest, rbacWriteCheck } from './auth/enforce.js';
+import { createAuthenticator } from './authn/authenticator.js';
+import type { ConnectionInfo } from './authn/connection.js';
+import { impersonate } from './authn/impersonation.js';
+import { handleSelfSubjectReview } from './authn/self-subject-review.js';
+import { serviceAccountAuthenticator } from './authn/service-account.js';
+import { handleTokenReview } from './authn/token-review.js';
+import { parseCertificateBundle } from './authn/x509.js';
 import { asDecodeErrorOf, parseJsonObject, YAML_TYPE, yamlToJson } from './codec.js';
 import { versionedStorage } from './conversion.js';
+import { CrdControllers } from './crd/controllers.js';
+import { customResourceStorage } from './crd/cr-storage.js';
+import { customOpenApiDocument, customOpenApiIndex } from './crd/openapi.js';
+import { refuseStrategicMergePatch } from './crd/patch-types.js';
+import { CrdRegistry } from './crd/registry.js';
+import { handleCustomScale } from './crd/scale.js';
 import {
   AGGREGATED_DISCOVERY_TYPE,
   aggregatedDiscovery,
@@ -84,14 +98,18 @@ import {
 } from './service-account-jwt.js';
 import { handleSubresource } from './subresources.js';
 import { tokenIssuer } from './token-request.js';
-import { authenticateBearer, type UserInfo } from './tokens.js';
+import type { UserInfo } from './tokens.js';
 import { watchObjects } from './watch.js';
 
 export interface ApiServerOptions extends ProtectionOptions {
   storage: Storage;
   clock?: Clock;
-  /** Bearer tokens → users (parseTokenFile). */
+  /** Bearer tokens → users (parseTokenFile, --token-auth-file). */
   tokens: ReadonlyMap<string, UserInfo>;
+  /** --client-ca-file: PEM roots client certificates are verified against (authn/x509.ts); none = no certificate authentication. */
+  clientCA?: string;
+  /** --anonymous-auth: a request without credentials is system:anonymous (default false). */
+  anonymousAuth?: boolean;
   /** --service-cluster-ip-range (default 10.96.0.0/12) and --service-node-port-range (30000-32767). */
   serviceClusterIPRange?: string;
   serviceNodePortRange?: string;
@@ -107,10 +125,18 @@ export interface ApiServerOptions extends ProtectionOptions {
   apiAudiences?: readonly string[];
   /** The authorizer every request and the access reviews go through (auth/authorizer.ts); without one, RBAC over `storage`, made on first use. */
   authorizer?: Authorizer;
+  /**
+   * The admission plugins (admission/plugins.ts): kube-apiserver's default-enabled set changed by
+   * `enable` / `disable` (--enable-admission-plugins, --disable-admission-plugins). Without it only
+   * NamespaceLifecycle runs: an apiserver with no controller manager beside it has, for example, no
+   * `default` ServiceAccount for the ServiceAccount plugin to find.
+   */
+  admission?: AdmissionPluginOptions;
 }
 
 export interface ApiServer {
-  handle(request: Request): Promise<Response>;
+  /** `connection`: what the server front knows of the TLS connection (the client certificate). */
+  handle(request: Request, connection?: ConnectionInfo): Promise<Response>;
   /**
    * handle() for a caller in this process, without a web Request: answers what
    * `handle(new Request(call.url, call))` would.
@@ -130,7 +156,9 @@ export interface DirectCall {
 export interface Incoming {
   readonly method: string;
   readonly url: string;
-  readonly headers: { get(name: string): string | null };
+  readonly headers: { get(name: string): string | null; entries(): Iterable<[string, string]> };
+  /** The TLS connection it came on (Node fronts only): never taken from a header. */
+  readonly connection?: ConnectionInfo;
   /** The body as text, however long. */
   text(): Promise<string>;
   /** The body's bytes, read to `limit` (413 past it). */
@@ -142,12 +170,22 @@ export interface Incoming {
 const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
 
+/** A Headers' pairs (repeated headers joined with ", "), for impersonation's Impersonate-Extra-*. */
+function headerEntries(headers: Headers): [string, string][] {
+  const out: [string, string][] = [];
+  headers.forEach((value, key) => {
+    out.push([key, value]);
+  });
+  return out;
+}
+
 /** A web Request as the handlers read it. */
-function incomingRequest(request: Request): Incoming {
+function incomingRequest(request: Request, connection?: ConnectionInfo): Incoming {
   return {
     method: request.method,
     url: request.url,
-    headers: request.headers,
+    headers: { get: (name) => request.headers.get(name), entries: () => headerEntries(request.headers) },
+    ...(connection === undefined ? {} : { connection }),
     text: () => request.text(),
     bytes: (limit) => readBodyLimited(request, limit),
     textWithin: async (limit) => utf8.decode(await readBodyLimited(request, limit)),
@@ -185,7 +223,7 @@ function incomingCall(call: DirectCall): Incoming {
   return {
     method,
     url: call.url,
-    headers: { get: (name) => headers.get(name.toLowerCase()) ?? null },
+    headers: { get: (name) => headers.get(name.toLowerCase()) ?? null, entries: () => headers.entries() },
     text: async () => text,
     bytes: async (limit) => {
       within(limit);
@@ -241,15 +279,32 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const ctx: RestContext = {
     storage: options.storage,
     clock: options.clock ?? realClock,
+    admission: admissionChain(
+      { storage: options.storage, clock: options.clock ?? realClock },
+      options.admission ?? { plugins: ['NamespaceLifecycle'] },
+    ),
     services: new ServiceAllocators({
       storage: options.storage,
       ...(options.serviceClusterIPRange === undefined ? {} : { clusterIPRange: options.serviceClusterIPRange }),
       ...(options.serviceNodePortRange === undefined ? {} : { nodePortRange: options.serviceNodePortRange }),
     }),
   };
-  /** The context a resource's handlers use: a version stored as another one converts (conversion.ts). */
+  /**
+   * The context a resource's handlers use: a version stored as another one converts (conversion.ts),
+   * a custom resource reads with its version's apiVersion and defaults (crd/cr-storage.ts).
+   */
   const contextFor = (info: ResourceInfo): RestContext =>
-    info.storageVersion === undefined ? ctx : { ...ctx, storage: versionedStorage(ctx.storage, info) };
+    info.custom !== undefined
+      ? { ...ctx, storage: customResourceStorage(ctx.storage, info) }
+      : info.storageVersion === undefined
+        ? ctx
+        : { ...ctx, storage: versionedStorage(ctx.storage, info) };
+  // CustomResourceDefinitions (crd/): the custom resources they serve, kept from a watch started on
+  // the first request, and apiextensions' naming, establishing and finalizer controllers on this storage.
+  const crds = new CrdRegistry(options.storage);
+  new CrdControllers(options.storage, crds, ctx.clock);
+  /** Requests already given a deprecated version's warning (serve() answers them a second time, inside). */
+  const warnedRequests = new WeakSet<Incoming>();
   const limiter = new InFlightLimiter(
     options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
     options.maxMutatingRequestsInFlight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
@@ -261,6 +316,22 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     options.serviceAccountIssuer,
     options.apiAudiences ?? (options.serviceAccountIssuer === undefined ? undefined : [options.serviceAccountIssuer]),
   );
+  // --- Authentication (authn/): certificates, the token file, service account JWTs, anonymous. ---
+  const apiAudiences = issuer.audiences;
+  const authenticator = createAuthenticator({
+    tokens: options.tokens,
+    serviceAccounts: serviceAccountAuthenticator({
+      storage: options.storage,
+      keys: async () => [await issuer.key()],
+      issuer: issuer.issuer,
+      audiences: apiAudiences,
+      now: () => ctx.clock.now(),
+    }),
+    ...(options.clientCA === undefined ? {} : { clientCA: parseCertificateBundle(options.clientCA) }),
+    apiAudiences,
+    anonymous: options.anonymousAuth === true,
+    now: () => ctx.clock.now(),
+  });
   const subresourceServices = {
     ...(options.kubeletLogs === undefined ? {} : { kubeletLogs: options.kubeletLogs }),
     tokenIssuer: issuer,
@@ -285,10 +356,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (path === '/version') return jsonResponse(200, VERSION_INFO);
     if (path === '/healthz' || path === '/livez' || path === '/readyz') return textResponse('ok');
 
-    const user = PUBLIC_PATHS.has(path)
-      ? undefined
-      : authenticateBearer(request.headers.get('Authorization'), options.tokens);
-    if (!PUBLIC_PATHS.has(path) && user === undefined) throw newUnauthorized('Unauthorized');
+    // WithAuthentication (401 Unauthorized), then WithImpersonation (authn/impersonation.ts).
+    let user: UserInfo | undefined;
+    if (!PUBLIC_PATHS.has(path)) {
+      const authenticated = await authenticator.authenticate(request.headers.get('Authorization'), request.connection);
+      const acting = await impersonate(authorizer(), authenticated, {
+        headers: request.headers.entries(),
+        requestUri: `${url.pathname}${url.search}`,
+      });
+      if ('response' in acting) return acting.response;
+      user = acting.user;
+    }
 
     // --- Authorization (auth/enforce.ts): WithAuthorization, after authentication and the in-flight limit. ---
     const authorize = async (): Promise<void> => {
@@ -316,17 +394,22 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   async function serve(request: Incoming, url: URL, path: string, user: UserInfo | undefined): Promise<Response> {
     const accept = request.headers.get('Accept');
+    await crds.start();
 
     if (request.method === 'GET') {
       if (path === '/api' || path === '/apis') {
+        if (path === '/apis') await crds.synced();
         if (wantsAggregated(accept)) {
-          return jsonResponse(200, aggregatedDiscovery(path === '/api'), { contentType: AGGREGATED_DISCOVERY_TYPE });
+          return jsonResponse(200, aggregatedDiscovery(path === '/api', crds.all()), {
+            contentType: AGGREGATED_DISCOVERY_TYPE,
+          });
         }
-        return jsonResponse(200, path === '/api' ? apiVersions(url.host) : apiGroupList());
+        return jsonResponse(200, path === '/api' ? apiVersions(url.host) : apiGroupList(crds.all()));
       }
       const gv = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(path);
       if (gv) {
-        const list = gv[1] ? apiResourceList('', gv[1]) : apiResourceList(gv[2] as string, gv[3] as string);
+        if (!gv[1]) await crds.synced();
+        const list = gv[1] ? apiResourceList('', gv[1]) : apiResourceList(gv[2] as string, gv[3] as string, crds.all());
         if (list === undefined) throw newPathNotFound();
         return jsonResponse(200, list);
       }
@@ -339,9 +422,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         res.headers.set('Cache-Control', 'public, max-age=3600');
         return res;
       }
-      if (path === '/openapi/v3') return jsonResponse(200, await openApiIndex());
+      if (path === '/openapi/v3') {
+        await crds.synced();
+        const index = await openApiIndex();
+        // The custom resource group versions (crd/openapi.ts) after the built-in ones.
+        const custom = customOpenApiIndex(await loadOpenApiData(), crds.all());
+        return jsonResponse(200, { paths: { ...index.paths, ...custom } });
+      }
       if (path.startsWith('/openapi/v3/')) {
-        const doc = await openApiDocument(path.slice('/openapi/v3/'.length));
+        const key = path.slice('/openapi/v3/'.length);
+        await crds.synced();
+        const doc = (await openApiDocument(key)) ?? customOpenApiDocument(await loadOpenApiData(), crds.all(), key);
         if (doc === undefined) throw newPathNotFound();
         return jsonResponse(200, doc);
       }
@@ -351,8 +442,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (rp === undefined) throw newPathNotFound();
     // Field validation decodes request bodies against the schemas (loaded on the first write).
     if (request.method !== 'GET' && request.method !== 'DELETE') await loadOpenApiData();
-    const info = findResource(rp.group, rp.version, rp.resource);
+    let info = findResource(rp.group, rp.version, rp.resource, crds);
+    if (info === undefined) {
+      // Perhaps a custom resource whose CRD changed a moment ago: read the CRDs up to now.
+      await crds.synced();
+      info = findResource(rp.group, rp.version, rp.resource, crds);
+    }
     if (info === undefined) throw newPathNotFound();
+    // A deprecated custom resource version: every answer carries its warning (customresource_handler.go).
+    const deprecation = info.custom?.warning;
+    if (deprecation !== undefined && !warnedRequests.has(request)) {
+      warnedRequests.add(request);
+      const res = await serve(request, url, path, user);
+      res.headers.append('Warning', `299 - ${JSON.stringify(deprecation)}`);
+      return res;
+    }
     if (!info.namespaced && rp.namespace !== '' && info.resource !== 'namespaces') throw newPathNotFound();
     const ctx = contextFor(info);
     const req: ResourceRequest = {
@@ -361,6 +465,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       name: rp.name,
       query: url.searchParams,
       accept,
+      ...(user === undefined ? {} : { user }),
+      userAgent: request.headers.get('User-Agent') ?? '',
     };
     // RBAC escalation prevention on role and binding writes (auth/escalation.ts).
     const admit =
@@ -410,6 +516,29 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (isSchedulingExplanation(info)) {
       return handleSchedulingExplanation(options.explainer?.(), request.method, req.name, await body());
     }
+    // authentication.k8s.io/v1: create-only, never stored (authn/self-subject-review.ts, authn/token-review.ts).
+    if (info.group === 'authentication.k8s.io' && info.kind === 'SelfSubjectReview') {
+      return decodingAs(info.kind, async () =>
+        handleSelfSubjectReview(
+          { ...req, info },
+          request.method,
+          user,
+          request.method === 'POST' ? await body(info.kind) : '',
+          ctx.clock.now(),
+        ),
+      );
+    }
+    if (info.group === 'authentication.k8s.io' && info.kind === 'TokenReview') {
+      return decodingAs(info.kind, async () =>
+        handleTokenReview(
+          { ...req, info },
+          request.method,
+          request.method === 'POST' ? await body(info.kind) : '',
+          authenticator,
+          apiAudiences,
+        ),
+      );
+    }
     if (accessReviewKind(info) !== undefined) {
       return decodingAs(info.kind, async () =>
         handleAccessReview(
@@ -429,6 +558,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         case 'POST':
           // All-namespace collections are routed for list and watch only.
           if (info.namespaced && req.namespace === '') throw newMethodNotAllowed();
+          // customresource_handler.go: no new instances while the CRD is being deleted.
+          if (info.custom?.terminating) {
+            throw newMethodNotSupported({ group: info.group, resource: info.resource }, 'create');
+          }
           return decodingAs(info.kind, async () => createObject(ctx, req, await body(info.kind)));
         case 'DELETE':
           if (info.namespaced && req.namespace === '') throw newMethodNotAllowed();
@@ -438,6 +571,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     }
     if (info.namespaced && req.namespace === '') throw newPathNotFound();
+    if (info.custom !== undefined && request.method === 'PATCH') {
+      refuseStrategicMergePatch(request.headers.get('Content-Type') ?? '');
+    }
+    if (rp.subresource === 'scale' && info.custom?.scale !== undefined) {
+      const contentType = request.headers.get('Content-Type') ?? '';
+      const text = request.method === 'PATCH' ? () => request.textWithin(maxBodyBytes) : () => body('Scale');
+      return handleCustomScale(ctx, req, request.method, contentType, text);
+    }
     if (rp.subresource !== '') {
       return handleSubresource(ctx, req, rp.subresource, request, body, subresourceServices);
     }
@@ -473,7 +614,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   return {
-    handle: (request) => handle(incomingRequest(request)),
+    handle: (request, connection) => handle(incomingRequest(request, connection)),
     handleCall: async (call) => handle(incomingCall(call)),
   };
 }

@@ -230,6 +230,8 @@ export interface VerifyOptions {
   issuers?: readonly string[];
   /** The API audiences (--api-audiences; default: the issuers). */
   audiences?: readonly string[];
+  /** The audiences the caller asks for (a TokenReview's spec.audiences); default: the API audiences. */
+  requestedAudiences?: readonly string[];
   /** Now, in ms since the epoch. */
   now: number;
   /** With a lookup, the named service account, pod, secret must still exist with the token's uid. */
@@ -300,10 +302,11 @@ export async function verifyServiceAccountToken(token: string, options: VerifyOp
       : [];
   // Legacy tokens without audiences are good for the API audiences.
   if (tokenAudiences.length === 0) tokenAudiences = [...apiAudiences];
-  const audiences = tokenAudiences.filter((a) => apiAudiences.includes(a));
+  const requested = options.requestedAudiences ?? apiAudiences;
+  const audiences = tokenAudiences.filter((a) => requested.includes(a));
   if (audiences.length === 0 && apiAudiences.length !== 0) {
     return fail(
-      `token audiences ${goStrings(tokenAudiences)} is invalid for the target audiences ${goStrings(apiAudiences)}`,
+      `token audiences ${goStrings(tokenAudiences)} is invalid for the target audiences ${goStrings(requested)}`,
     );
   }
   // claims.go Validate: public.Validate(jwt.Expected{Time: now}) with the default leeway.
@@ -312,12 +315,12 @@ export async function verifyServiceAccountToken(token: string, options: VerifyOp
   const exp = num(claims.exp);
   const nbf = num(claims.nbf);
   const iat = num(claims.iat);
+  // go-jose's ValidateWithLeeway order: nbf (ErrNotValidYet), exp (ErrExpired), iat (ErrIssuedInTheFuture,
+  // which claims.go answers with its opaque "unexpected validation error").
+  if (nbf !== undefined && now + DEFAULT_LEEWAY_SECONDS < nbf) return fail('service account token is not valid yet');
   if (exp !== undefined && now - DEFAULT_LEEWAY_SECONDS > exp) return fail('service account token has expired');
-  if (
-    (nbf !== undefined && now + DEFAULT_LEEWAY_SECONDS < nbf) ||
-    (iat !== undefined && now + DEFAULT_LEEWAY_SECONDS < iat)
-  ) {
-    return fail('service account token could not be validated');
+  if (iat !== undefined && now + DEFAULT_LEEWAY_SECONDS < iat) {
+    return fail('service account token claims could not be validated due to unexpected validation error');
   }
   const k8s = isObj(claims['kubernetes.io']) ? claims['kubernetes.io'] : undefined;
   if (k8s === undefined)
@@ -336,18 +339,29 @@ export async function verifyServiceAccountToken(token: string, options: VerifyOp
     if (liveSa === undefined) return fail(`serviceaccounts "${sa.name}" not found`);
     if (deleted(liveSa)) return fail(`service account ${namespace}/${sa.name} has been deleted`);
     if (liveSa.uid !== sa.uid) return fail(`service account UID (${liveSa.uid}) does not match claim (${sa.uid})`);
+    // A bound object gone (or going) invalidates the token, without saying which (claims.go).
+    const invalidated = 'service account token has been invalidated';
     if (secret !== undefined) {
       const live = await options.lookup('Secret', namespace, secret.name);
-      if (live === undefined || deleted(live)) return fail(`secret ${namespace}/${secret.name} has been deleted`);
+      if (live === undefined || deleted(live)) return fail(invalidated);
       if (secret.uid !== live.uid) {
         return fail(`secret UID (${live.uid}) does not match service account secret ref claim (${secret.uid})`);
       }
     }
     if (pod !== undefined) {
       const live = await options.lookup('Pod', namespace, pod.name);
-      if (live === undefined || deleted(live)) return fail(`pod ${namespace}/${pod.name} has been deleted`);
+      if (live === undefined || deleted(live)) return fail(invalidated);
       if (pod.uid !== live.uid)
         return fail(`pod UID (${live.uid}) does not match service account pod ref claim (${pod.uid})`);
+    }
+    // ServiceAccountTokenNodeBindingValidation (on by default): a token bound to a Node (not through
+    // a pod, whose node is only informative) lives as long as that Node.
+    if (node !== undefined && pod === undefined) {
+      const live = await options.lookup('Node', '', node.name);
+      if (live === undefined || deleted(live)) return fail(invalidated);
+      if (node.uid !== live.uid) {
+        return fail(`node UID (${live.uid}) does not match service account node ref claim (${node.uid})`);
+      }
     }
   }
   const extra: Record<string, string[]> = {};

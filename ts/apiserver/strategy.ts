@@ -6,6 +6,12 @@
  * rest.ts uses.
  */
 import type { KubeObject } from '../api/meta.js';
+import {
+  isCustomStrategy,
+  prepareCustomCreate,
+  prepareCustomStatusUpdate,
+  prepareCustomUpdate,
+} from './crd/strategy.js';
 import type { ResourceInfo } from './resources.js';
 import {
   daemonSetCreated,
@@ -133,6 +139,11 @@ function initialStatus(info: ResourceInfo): Obj {
 
 /** PrepareForCreate + defaulting. */
 export function prepareForCreate(info: ResourceInfo, obj: KubeObject): void {
+  // Custom resources and CRDs: crd/strategy.ts.
+  if (isCustomStrategy(info)) {
+    prepareCustomCreate(info, obj);
+    return;
+  }
   const o = obj as Obj;
   if (info.statusOnSubresource && !info.createKeepsStatus) o.status = initialStatus(info);
   applyDefaults(info, o);
@@ -148,6 +159,10 @@ export function prepareForCreate(info: ResourceInfo, obj: KubeObject): void {
 
 /** PrepareForUpdate + defaulting: the stored status is kept for kinds with a status subresource. */
 export function prepareForUpdate(info: ResourceInfo, obj: KubeObject, old: KubeObject): void {
+  if (isCustomStrategy(info)) {
+    prepareCustomUpdate(info, obj, old);
+    return;
+  }
   const o = obj as Obj;
   if (info.statusOnSubresource) {
     const status = (old as Obj).status;
@@ -164,6 +179,10 @@ export function prepareForUpdate(info: ResourceInfo, obj: KubeObject, old: KubeO
  * (and its qosClass when the new status has none); a deployment's labels.
  */
 export function prepareForStatusUpdate(info: ResourceInfo, obj: KubeObject, old: KubeObject): void {
+  if (isCustomStrategy(info)) {
+    prepareCustomStatusUpdate(info, obj, old);
+    return;
+  }
   const o = obj as Obj;
   const prev = old as Obj;
   if (prev.spec === undefined) delete o.spec;

@@ -29,6 +29,7 @@ import {
   expectedNamespaceForScope,
 } from '../api/validation/request-namespace.js';
 import type { StoredObject } from '../storage/storage.js';
+import { requestAttributes } from './admission/chain.js';
 import { decodeForRewrite, decodeStored, encodeForStorage, parseJsonObject } from './codec.js';
 import { checkUnknownFields, withPatchSource, withRawJson } from './field-validation.js';
 import { rfc3339 } from './names.js';
@@ -100,6 +101,8 @@ export async function handleSubresource(
   services: SubresourceServices = {},
 ): Promise<Response> {
   const { info } = req;
+  // Admission names the subresource written (handlers pass scope.Subresource).
+  req.subresource = subresource;
   const method = request.method;
   const verbError = () =>
     newMethodNotSupported({ group: info.group, resource: `${info.resource}/${subresource}` }, method.toLowerCase());
@@ -131,7 +134,11 @@ export async function handleSubresource(
   }
   // serviceaccounts/<name>/token: a signed TokenRequest (token-request.ts).
   if (subresource === 'token' && info.subresources?.includes('token') && services.tokenIssuer !== undefined) {
-    if (method === 'POST') return createTokenRequest(ctx, req, await body(), services.tokenIssuer);
+    if (method === 'POST') {
+      const text = await body();
+      await admitTokenRequest(ctx, req, text);
+      return createTokenRequest(ctx, req, text, services.tokenIssuer);
+    }
     throw verbError();
   }
   // namespaces/<name>/finalize: only spec.finalizers is written (namespace-lifecycle.ts).
@@ -321,6 +328,9 @@ async function createBinding(ctx: RestContext, req: ResourceRequest, bodyText: s
   const warnings = checkUnknownFields(BINDING, binding, fieldValidation(opts));
   const meta = metaOf(binding);
   ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, true), meta);
+  const dryRun = isDryRun(opts);
+  // Mutating admission of a CREATE of pods/binding (handlers/create.go), then BindingREST.Create.
+  await ctx.admission?.admit(requestAttributes(req, 'CREATE', binding, undefined, dryRun, warnings));
   if ((meta.name ?? '') !== name) throw newBadRequest('name in URL does not match name in Binding object');
   const errs = validatePodBinding(binding);
   if (errs.length > 0) {
@@ -331,12 +341,12 @@ async function createBinding(ctx: RestContext, req: ResourceRequest, bodyText: s
       code: 500,
     });
   }
+  await ctx.admission?.validate(requestAttributes(req, 'CREATE', binding, undefined, dryRun, warnings));
   const target = binding.target as Obj;
   const node = target.name as string;
   const annotations = isObj(meta.annotations) ? (meta.annotations as Record<string, string>) : {};
   const bindingGr = { group: '', resource: 'pods/binding' };
   const key = objectKey(info, req.namespace, name);
-  const dryRun = isDryRun(opts);
   const apply = (current: StoredObject | undefined): Uint8Array => {
     if (current === undefined) throw newNotFound({ group: '', resource: 'pods' }, name);
     const pod = decodeForRewrite(current.value) as Obj & KubeObject;
@@ -396,11 +406,32 @@ async function createEviction(ctx: RestContext, req: ResourceRequest, bodyText: 
   const warnings = checkUnknownFields(EVICTION, eviction, fieldValidation(opts));
   const meta = metaOf(eviction);
   ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, true), meta);
+  await ctx.admission?.admit(requestAttributes(req, 'CREATE', eviction, undefined, isDryRun(opts), warnings));
   if ((meta.name ?? '') !== name) throw newBadRequest('name in URL does not match name in Eviction object');
+  // EvictionREST.Create: createValidation first.
+  await ctx.admission?.validate(requestAttributes(req, 'CREATE', eviction, undefined, isDryRun(opts), warnings));
   const del = eviction.deleteOptions;
   if (del !== undefined && del !== null && !isObj(del)) throw newBadRequest('deleteOptions must be an object');
   // propagateDryRun: the create's dryRun applies to the deletion.
   const delText = JSON.stringify({ ...(isObj(del) ? del : {}), ...(opts.dryRun ? { dryRun: opts.dryRun } : {}) });
   await deleteOne(ctx, req, deleteOptions(new URLSearchParams(), delText));
   return jsonResponse(201, { ...successStatus(), code: 201 }, { warnings });
+}
+
+/**
+ * Admission of a CREATE of serviceaccounts/token, on the TokenRequest as sent (token-request.ts
+ * decodes and answers it; a body that does not decode is left to its errors).
+ */
+async function admitTokenRequest(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<void> {
+  if (ctx.admission === undefined) return;
+  let tokenRequest: Obj;
+  try {
+    tokenRequest = parseJsonObject(bodyText);
+  } catch {
+    return;
+  }
+  const dryRun = isDryRun(writeOptions(req.query));
+  const warnings: string[] = [];
+  await ctx.admission.admit(requestAttributes(req, 'CREATE', tokenRequest, undefined, dryRun, warnings));
+  await ctx.admission.validate(requestAttributes(req, 'CREATE', tokenRequest, undefined, dryRun, warnings));
 }

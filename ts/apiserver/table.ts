@@ -4,6 +4,7 @@
  * v1.32) show first for a few kinds. Rows carry PartialObjectMetadata.
  */
 import type { KubeObject, Table, TableColumnDefinition, TableRow } from '../api/meta.js';
+import { customTable } from './crd/table.js';
 import type { ResourceInfo } from './resources.js';
 import { APPS_LAYOUTS } from './tables/apps.js';
 import { AUTOSCALING_LAYOUTS } from './tables/autoscaling.js';
@@ -266,7 +267,9 @@ function layoutFor(info: ResourceInfo): Layout {
   const key = `${info.group}/${info.kind}`;
   const full = FULL_LAYOUT[key];
   if (full !== undefined) return full;
-  if (DEFAULT_CONVERTOR_KINDS.has(key)) return DEFAULT_CONVERTOR;
+  // CustomResourceDefinitions: the default convertor too (apiextensions registers no printer).
+  if (DEFAULT_CONVERTOR_KINDS.has(key) || key === 'apiextensions.k8s.io/CustomResourceDefinition')
+    return DEFAULT_CONVERTOR;
   return [nameColumn(), ...(LAYOUT[`${info.group}/${info.kind}`] ?? [AGE])];
 }
 
@@ -281,6 +284,8 @@ export interface TableOptions {
 
 /** A Table of `objects` (one row each), as `GET` with `Accept: …;as=Table;g=meta.k8s.io` answers. */
 export function toTable(info: ResourceInfo, objects: readonly KubeObject[], options: TableOptions): Table {
+  // Custom resources: their CRD's printer columns (crd/table.ts).
+  if (info.custom !== undefined) return customTable(info.custom.columns, objects, options);
   const layout = layoutFor(info);
   const age: TableColumnDefinition = {
     name: 'Age',

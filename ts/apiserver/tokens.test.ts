@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authenticateBearer, parseTokenFile, tokenFileLine } from './tokens.js';
+import { authenticateStaticToken, bearerToken, parseTokenFile, tokenFileLine } from './tokens.js';
 
 describe('token file', () => {
   it('parses token,user,uid,"groups" lines', () => {
@@ -17,11 +17,19 @@ describe('token file', () => {
     expect(parseTokenFile(tokenFileLine('tok', user)).get('tok')).toEqual(user);
   });
 
-  it('authenticates only a known bearer token and adds system:authenticated', () => {
+  it('authenticates only a known token, as the file gives it', () => {
     const tokens = parseTokenFile('t1,alice,u1\n');
-    expect(authenticateBearer('Bearer t1', tokens)?.groups).toEqual(['system:authenticated']);
-    expect(authenticateBearer('Bearer nope', tokens)).toBeUndefined();
-    expect(authenticateBearer('Basic t1', tokens)).toBeUndefined();
-    expect(authenticateBearer(null, tokens)).toBeUndefined();
+    expect(authenticateStaticToken('t1', tokens)).toEqual({ name: 'alice', uid: 'u1', groups: [] });
+    expect(authenticateStaticToken('nope', tokens)).toBeUndefined();
+  });
+
+  it('reads the bearer token as bearertoken.go splits the header', () => {
+    expect(bearerToken('Bearer t1')).toBe('t1');
+    expect(bearerToken('bearer t1 trailing')).toBe('t1');
+    expect(bearerToken('  Bearer t1  ')).toBe('t1');
+    expect(bearerToken('Bearer  t1')).toBeUndefined();
+    expect(bearerToken('Basic t1')).toBeUndefined();
+    expect(bearerToken('Bearer')).toBeUndefined();
+    expect(bearerToken(null)).toBeUndefined();
   });
 });

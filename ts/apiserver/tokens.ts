@@ -8,6 +8,8 @@ export interface UserInfo {
   name: string;
   uid: string;
   groups: string[];
+  /** user.Info's Extra: service account token facts, a certificate's credential id, impersonated extras. */
+  extra?: Record<string, string[]>;
 }
 
 /** Splits one CSV record, honouring double quotes ("" inside quotes is a literal quote). */
@@ -60,15 +62,21 @@ export function tokenFileLine(token: string, user: UserInfo): string {
   return `${token},${user.name},${user.uid},"${user.groups.join(',')}"\n`;
 }
 
-/** The user a `Authorization: Bearer <token>` header names, or undefined. */
-export function authenticateBearer(header: string | null, tokens: ReadonlyMap<string, UserInfo>): UserInfo | undefined {
-  if (header === null) return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) return undefined;
-  const user = tokens.get(m[1] as string);
-  // authenticated users always carry system:authenticated (group adder in the real apiserver).
-  if (user === undefined) return undefined;
-  return user.groups.includes('system:authenticated')
-    ? user
-    : { ...user, groups: [...user.groups, 'system:authenticated'] };
+/** The bearer token of an `Authorization` header (request/bearertoken/bearertoken.go), or undefined. */
+export function bearerToken(header: string | null): string | undefined {
+  const auth = (header ?? '').trim();
+  if (auth === '') return undefined;
+  // strings.SplitN(auth, " ", 3): `Bearer  t` (two spaces) has an empty token.
+  const first = auth.indexOf(' ');
+  if (first < 0 || auth.slice(0, first).toLowerCase() !== 'bearer') return undefined;
+  const rest = auth.slice(first + 1);
+  const second = rest.indexOf(' ');
+  const token = second < 0 ? rest : rest.slice(0, second);
+  // "Empty bearer tokens aren't valid."
+  return token === '' ? undefined : token;
+}
+
+/** The static token file's authenticator (tokenfile.go AuthenticateToken): the user, or undefined. */
+export function authenticateStaticToken(token: string, tokens: ReadonlyMap<string, UserInfo>): UserInfo | undefined {
+  return tokens.get(token);
 }

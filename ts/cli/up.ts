@@ -1,24 +1,48 @@
 /**
  * `kubewasm up [--data-dir DIR] [--port PORT]` — the apiserver over the durable wasm store, on
  * HTTPS at 127.0.0.1, with a kubeconfig for kubectl. Everything it needs is kept in DIR (the
- * store, the CA and serving certificate, the admin token), so a restart resumes where it stopped.
+ * store, the CA and serving certificate, the token file, the admin's client certificate), so a
+ * restart resumes where it stopped.
+ *
+ * Identities, as a kubeadm cluster has them: the admin (a token, and a client certificate in the
+ * kubeconfig's `kubewasm-cert` context), the scheduler as `system:kube-scheduler` and
+ * kube-controller-manager as `system:kube-controller-manager` (their own tokens in the token
+ * file), each controller of kube-controller-manager as its own ServiceAccount in kube-system
+ * (--use-service-account-credentials), and what runs inside kube-apiserver itself as the
+ * loopback `system:apiserver` (a token made anew at every start, never written down).
  */
+
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import {
+  ADMISSION_FLAG_SPEC,
+  ADMISSION_FLAG_USAGE,
+  type AdmissionPluginOptions,
+  admissionFlagOptions,
+} from '../apiserver/admission/plugins.js';
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
+import {
+  APISERVER_USER,
+  KUBE_CONTROLLER_MANAGER_USER,
+  KUBE_SCHEDULER_USER,
+  SYSTEM_PRIVILEGED_GROUP,
+} from '../apiserver/authn/user.js';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
 import { serveHttp2 } from '../apiserver/node/http2.js';
 import { type ProtectionOptions, parseGoDuration } from '../apiserver/protection.js';
 import { createApiServer } from '../apiserver/server.js';
 import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/service-account-jwt.js';
 import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/strategy.js';
-import { parseTokenFile, tokenFileLine } from '../apiserver/tokens.js';
-import { createClient } from '../client/client.js';
+import { parseTokenFile, tokenFileLine, type UserInfo } from '../apiserver/tokens.js';
+import { type Client, createClient } from '../client/client.js';
+import { controllerTransport } from '../client/controller-transport.js';
+import { serviceAccountTokenSource, type TokenSource } from '../client/token-source.js';
 import { inProcessTransport } from '../client/transport.js';
 import { Scheduler } from '../scheduler/loop/scheduler.js';
 import { realClock } from '../sim/clock.js';
 import { openDurableStorage } from '../storage/wasm/durable.js';
 import { loadKubewasm } from '../wasm/node.js';
+import { chooseHostAddress, parseAdvertiseAddress } from './advertise-address.js';
 import { type Flags, parseFlags } from './flags.js';
 import {
   SERVICE_FLAG_SPEC,
@@ -35,7 +59,11 @@ const USAGE = `usage: kubewasm up [--data-dir DIR] [--port PORT]
   --max-mutating-requests-inflight N  mutating requests at once, 0 = no limit (default 200)
   --request-timeout DURATION          longest a request may take (default 60s)
   --token-auth-file FILE              more bearer tokens (token,user,uid,"groups"), beside the admin's
+  --anonymous-auth                    serve requests without credentials as system:anonymous (default off)
+  --advertise-address IP              the address in the kubernetes Endpoints (default: the host's
+                                      default-route IPv4 address, as kube-apiserver picks it)
 ${SERVICE_FLAG_USAGE}
+${ADMISSION_FLAG_USAGE}
 KUBEWASM_LOG_REQUESTS=1 logs one line per request to stderr.`;
 
 const HOST = '127.0.0.1';
@@ -93,27 +121,63 @@ function randomToken(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function kubeconfig(server: string, caPem: string, token: string): string {
-  const ca = Buffer.from(caPem).toString('base64');
+/** The admin's token (current context `kubewasm`) and client certificate (context `kubewasm-cert`). */
+function kubeconfig(server: string, caPem: string, token: string, client: KeyPair): string {
+  const b64 = (pem: string) => Buffer.from(pem).toString('base64');
   return `apiVersion: v1
 kind: Config
 clusters:
 - name: kubewasm
   cluster:
     server: ${server}
-    certificate-authority-data: ${ca}
+    certificate-authority-data: ${b64(caPem)}
 users:
 - name: admin
   user:
     token: ${token}
+- name: admin-cert
+  user:
+    client-certificate-data: ${b64(client.certPem)}
+    client-key-data: ${b64(client.keyPem)}
 contexts:
 - name: kubewasm
   context:
     cluster: kubewasm
     user: admin
     namespace: default
+- name: kubewasm-cert
+  context:
+    cluster: kubewasm
+    user: admin-cert
+    namespace: default
 current-context: kubewasm
 `;
+}
+
+/** The users of the token file `kubewasm up` keeps: the admin and the control plane's components. */
+const FILE_IDENTITIES: readonly { name: string; groups: string[] }[] = [
+  { name: 'admin', groups: ['system:masters'] },
+  // kubeadm's scheduler.conf and controller-manager.conf credentials (user.KubeScheduler, user.KubeControllerManager).
+  { name: KUBE_SCHEDULER_USER, groups: [] },
+  { name: KUBE_CONTROLLER_MANAGER_USER, groups: [] },
+];
+
+/** The token file, with a line added for each identity it does not have yet (older data dirs). */
+function ensureTokenFile(path: string): void {
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const users = new Set([...parseTokenFile(existing).values()].map((u) => u.name));
+  let text = existing;
+  for (const id of FILE_IDENTITIES) {
+    if (users.has(id.name)) continue;
+    if (text !== '' && !text.endsWith('\n')) text += '\n';
+    text += tokenFileLine(randomToken(), { name: id.name, uid: globalThis.crypto.randomUUID(), groups: id.groups });
+  }
+  if (text !== existing) writePrivate(path, text);
+}
+
+/** The token of `name` in a token file. */
+function tokenOf(tokens: ReadonlyMap<string, UserInfo>, name: string): string | undefined {
+  return [...tokens].find(([, u]) => u.name === name)?.[0];
 }
 
 export async function up(args: string[]): Promise<number> {
@@ -123,8 +187,11 @@ export async function up(args: string[]): Promise<number> {
       'data-dir': 'string',
       port: 'string',
       'token-auth-file': 'string',
+      'anonymous-auth': 'boolean',
+      'advertise-address': 'string',
       ...PROTECTION_FLAG_SPEC,
       ...SERVICE_FLAG_SPEC,
+      ...ADMISSION_FLAG_SPEC,
     });
   } catch (err) {
     console.error(`kubewasm up: ${(err as Error).message}\n${USAGE}`);
@@ -137,15 +204,15 @@ export async function up(args: string[]): Promise<number> {
     return 2;
   }
   let protection: ProtectionOptions;
+  let admission: AdmissionPluginOptions;
+  let ranges: ServiceRanges;
+  let advertiseAddress: string | undefined;
   try {
     protection = protectionOptions(flags);
-  } catch (err) {
-    console.error(`kubewasm up: ${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  let ranges: ServiceRanges;
-  try {
+    admission = admissionFlagOptions(flags.values);
     ranges = serviceRanges(flags);
+    const advertise = flags.values['advertise-address'];
+    advertiseAddress = advertise === undefined ? chooseHostAddress() : parseAdvertiseAddress(String(advertise));
   } catch (err) {
     console.error(`kubewasm up: ${(err as Error).message}\n${USAGE}`);
     return 2;
@@ -165,14 +232,15 @@ export async function up(args: string[]): Promise<number> {
       },
     ),
   );
+  // The admin's client certificate (kubeadm's admin.conf before 1.29: O=system:masters).
+  const adminCert = await keyPair(dir, 'admin-client', () =>
+    issueCertificate(ca, { commonName: 'kubernetes-admin', organizations: ['system:masters'] }, { client: true }),
+  );
   const tokenFile = join(dir, 'tokens.csv');
-  if (!existsSync(tokenFile)) {
-    writePrivate(
-      tokenFile,
-      tokenFileLine(randomToken(), { name: 'admin', uid: globalThis.crypto.randomUUID(), groups: ['system:masters'] }),
-    );
-  }
+  ensureTokenFile(tokenFile);
   const tokens = parseTokenFile(readFileSync(tokenFile, 'utf8'));
+  const schedulerToken = tokenOf(tokens, KUBE_SCHEDULER_USER) as string;
+  const controllerManagerToken = tokenOf(tokens, KUBE_CONTROLLER_MANAGER_USER) as string;
   // --token-auth-file (kube-apiserver's flag): its users beside the admin's.
   const extraTokenFile = flags.values['token-auth-file'];
   if (extraTokenFile !== undefined) {
@@ -185,11 +253,18 @@ export async function up(args: string[]): Promise<number> {
       return 2;
     }
   }
-  const adminToken = [...tokens].find(([, u]) => u.name === 'admin')?.[0] ?? [...tokens.keys()][0];
+  const adminToken = tokenOf(tokens, 'admin');
   if (adminToken === undefined) {
-    console.error(`kubewasm up: ${tokenFile} holds no token`);
+    console.error(`kubewasm up: ${tokenFile} holds no admin token`);
     return 1;
   }
+  // The loopback credential (kube-apiserver's loopback client config): in memory only, new at every start.
+  const loopbackToken = randomToken();
+  tokens.set(loopbackToken, {
+    name: APISERVER_USER,
+    uid: globalThis.crypto.randomUUID(),
+    groups: [SYSTEM_PRIVILEGED_GROUP],
+  });
 
   // The service-account signing key (sa.key, as kubeadm names it), made on first start.
   const saKeyFile = join(dir, 'sa.key');
@@ -211,6 +286,10 @@ export async function up(args: string[]): Promise<number> {
     ...protection,
     ...ranges,
     serviceAccountKey,
+    // --client-ca-file: kubeadm gives kube-apiserver the cluster CA.
+    clientCA: ca.certPem,
+    anonymousAuth: flags.values['anonymous-auth'] === true,
+    admission,
     explainer: () => (scheduler?.state === 'running' ? scheduler : undefined),
   });
 
@@ -219,7 +298,7 @@ export async function up(args: string[]): Promise<number> {
     const res = await api.handle(
       new Request(`https://${HOST}/api/v1/namespaces`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+        headers: { Authorization: `Bearer ${loopbackToken}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
       }),
     );
@@ -232,7 +311,7 @@ export async function up(args: string[]): Promise<number> {
     const res = await api.handle(
       new Request(`https://${HOST}/apis/scheduling.k8s.io/v1/priorityclasses`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+        headers: { Authorization: `Bearer ${loopbackToken}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(pc),
       }),
     );
@@ -241,7 +320,7 @@ export async function up(args: string[]): Promise<number> {
     }
   }
   // The default cluster roles and bindings (RBAC's bootstrap-roles post-start hook).
-  for (const err of await reconcileBootstrapPolicy((req) => api.handle(req), `https://${HOST}`, adminToken)) {
+  for (const err of await reconcileBootstrapPolicy((req) => api.handle(req), `https://${HOST}`, loopbackToken)) {
     console.error(`kubewasm up: RBAC bootstrap policy: ${err}`);
   }
 
@@ -249,7 +328,7 @@ export async function up(args: string[]): Promise<number> {
   try {
     server = await serveHttp2(
       api,
-      serving,
+      { ...serving, clientCA: ca.certPem },
       HOST,
       port,
       process.env.KUBEWASM_LOG_REQUESTS ? (line) => console.error(line) : undefined,
@@ -261,23 +340,43 @@ export async function up(args: string[]): Promise<number> {
   }
   // The scheduler talks to the apiserver like any component: through the client, in-process.
   scheduler = new Scheduler({
-    client: createClient(inProcessTransport(api, adminToken)),
+    client: createClient(inProcessTransport(api, schedulerToken)),
     kubewasm,
     clock: realClock,
     onError: (err, context) => console.error(`kubewasm scheduler: ${context}: ${String(err)}`),
   });
   await scheduler.start();
   // Beside the scheduler: the `kubernetes` Service and its endpoints, and the namespace controller.
+  // kube-controller-manager's controllers, each with its own service account's token, requested
+  // (and renewed) by the system:kube-controller-manager identity.
+  const controllerManagerTransport = inProcessTransport(api, controllerManagerToken);
+  const controllerManagerClient = createClient(controllerManagerTransport);
+  const tokenSources: TokenSource[] = [];
+  const controllerClient = async (serviceAccount: string): Promise<Client> => {
+    const source = await serviceAccountTokenSource({
+      client: controllerManagerClient,
+      transport: controllerManagerTransport,
+      namespace: 'kube-system',
+      name: serviceAccount,
+      clock: realClock,
+      onError: (err) => console.error(`kubewasm controller credentials: ${serviceAccount}: ${String(err)}`),
+    });
+    tokenSources.push(source);
+    // Lists and watches through the shared informers' (the controller manager's) credential.
+    return createClient(controllerTransport(controllerManagerTransport, inProcessTransport(api, source.current)));
+  };
   const controllers = await startControllers({
-    client: createClient(inProcessTransport(api, adminToken)),
+    client: createClient(inProcessTransport(api, loopbackToken)),
+    controllerClient,
     ranges,
-    host: HOST,
+    advertiseAddress,
     port: server.port,
+    rootCA: ca.certPem,
   });
 
   const url = `https://${HOST}:${server.port}`;
   const config = join(dir, 'kubeconfig');
-  writePrivate(config, kubeconfig(url, ca.certPem, adminToken));
+  writePrivate(config, kubeconfig(url, ca.certPem, adminToken, adminCert));
   console.log(`kubewasm apiserver listening on ${url} (store at revision ${await storage.currentRevision()})`);
   console.log(`  export KUBECONFIG=${config}`);
   console.log('  kubectl get namespaces');
@@ -293,6 +392,7 @@ export async function up(args: string[]): Promise<number> {
   });
   console.log('kubewasm: stopping');
   await controllers.stop();
+  for (const source of tokenSources) source.stop();
   await scheduler.stop();
   await server.close();
   await storage.close();

@@ -37,6 +37,11 @@ export interface InformerOptions {
   watchTimeoutSeconds?: number;
   /** Page size of the list (0: one page). */
   pageSize?: number;
+  /**
+   * Each list or watch failure before the backoff (client-go's WatchErrorHandler, which logs
+   * them): a 403 of a component's identity shows here instead of only as a sync that never ends.
+   */
+  onError?: (err: unknown) => void;
 }
 
 export type InformerState = 'idle' | 'list' | 'watch' | 'backoff' | 'stopped';
@@ -151,6 +156,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       } catch (err) {
         if (this.stopped()) break;
         this.lastError = err;
+        if (!isExpired(err)) this.options.onError?.(err);
         if (isExpired(err)) {
           this.state_ = 'list';
         } else {

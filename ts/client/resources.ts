@@ -71,11 +71,18 @@ export const RESOURCES = {
   rolebindings: rbac('rolebindings', 'RoleBinding', true),
   clusterroles: rbac('clusterroles', 'ClusterRole', false),
   clusterrolebindings: rbac('clusterrolebindings', 'ClusterRoleBinding', false),
+  customresourcedefinitions: gv('apiextensions.k8s.io', 'v1')(
+    'customresourcedefinitions',
+    'CustomResourceDefinition',
+    false,
+  ),
   schedulingexplanations: gv('scheduling.kubewasm.io', 'v1alpha1')(
     'schedulingexplanations',
     'SchedulingExplanation',
     false,
   ),
+  selfsubjectreviews: gv('authentication.k8s.io', 'v1')('selfsubjectreviews', 'SelfSubjectReview', false),
+  tokenreviews: gv('authentication.k8s.io', 'v1')('tokenreviews', 'TokenReview', false),
   localsubjectaccessreviews: authz('localsubjectaccessreviews', 'LocalSubjectAccessReview', true),
   selfsubjectaccessreviews: authz('selfsubjectaccessreviews', 'SelfSubjectAccessReview', false),
   selfsubjectrulesreviews: authz('selfsubjectrulesreviews', 'SelfSubjectRulesReview', false),

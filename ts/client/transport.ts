@@ -42,15 +42,23 @@ function withBearer(headers: Headers, token: string | undefined): Headers {
   return headers;
 }
 
+/**
+ * A bearer token: fixed, or read before each request from a source that renews it (a service
+ * account token requested through `serviceaccounts/<name>/token`, token-source.ts).
+ */
+export type BearerToken = string | (() => string);
+
 /** Calls `server.handle` directly, adding the bearer token. */
-export function inProcessTransport(server: RequestHandler, token?: string): Transport {
+export function inProcessTransport(server: RequestHandler, bearer?: BearerToken): Transport {
+  const current = (): string | undefined => (typeof bearer === 'function' ? bearer() : bearer);
   const transport: Transport = async (request) => {
-    withBearer(request.headers, token);
+    withBearer(request.headers, current());
     return server.handle(request);
   };
   const handleCall = server.handleCall?.bind(server);
   if (handleCall !== undefined) {
     transport.direct = (call: TransportCall) => {
+      const token = current();
       const hasAuth = Object.keys(call.headers).some((k) => k.toLowerCase() === 'authorization');
       const headers =
         token === undefined || token === '' || hasAuth

@@ -60,4 +60,20 @@ describe('KubernetesServiceController', () => {
     expect(errors).toHaveLength(1);
     expect(String(errors[0])).toContain('may not be in the loopback range');
   });
+
+  it('keeps only the Service when there is no address to advertise', async () => {
+    const { client, server } = await harness('in-process');
+    const errors: unknown[] = [];
+    const c = new KubernetesServiceController({
+      client,
+      clock: server.clock,
+      clusterIP: '10.96.0.1',
+      port: 6443,
+      onError: (err) => errors.push(err),
+    });
+    await c.reconcile();
+    expect((await client.get(RESOURCES.services, 'default', 'kubernetes')).metadata?.name).toBe('kubernetes');
+    await expect(client.get(ENDPOINTS, 'default', 'kubernetes')).rejects.toMatchObject({ status: { code: 404 } });
+    expect(errors).toEqual([]);
+  });
 });

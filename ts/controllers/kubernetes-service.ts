@@ -5,9 +5,10 @@
  * → the apiserver's port; Endpoints and an EndpointSlice naming the apiserver's address. Reconciled
  * at start and then every EndpointInterval.
  *
- * The endpoints go through validation like any client's: a loopback address (`kubewasm up` serves
- * on 127.0.0.1) is refused by ValidateNonSpecialIP, as it would be for a kube-apiserver advertising
- * one. That failure is reported once through onError and does not stop the Service.
+ * The endpoints go through validation like any client's, so the address must not be a loopback one
+ * (ValidateNonSpecialIP): `kubewasm up` advertises the host's address as kube-apiserver does for a
+ * loopback --bind-address (ts/cli/advertise-address.ts). Without an address only the Service is
+ * kept. A failed endpoints write is reported once through onError and does not stop the Service.
  */
 import type { KubeObject } from '../api/meta.js';
 import type { Client } from '../client/client.js';
@@ -28,15 +29,17 @@ export interface KubernetesServiceOptions {
   client: Client;
   /** The Service's ClusterIP: the first address of --service-cluster-ip-range. */
   clusterIP: string;
-  /** The address and port the apiserver serves on. */
-  publicIP: string;
+  /** The address the apiserver advertises (none: no Endpoints or EndpointSlice) and the port it serves on. */
+  publicIP?: string;
   port: number;
   clock?: Clock;
   onError?: (err: unknown) => void;
 }
 
 /** The desired objects (exported for tests). */
-export function kubernetesServiceObjects(o: Pick<KubernetesServiceOptions, 'clusterIP' | 'publicIP' | 'port'>): {
+export function kubernetesServiceObjects(
+  o: Pick<KubernetesServiceOptions, 'clusterIP' | 'port'> & { publicIP: string },
+): {
   service: KubeObject;
   endpoints: KubeObject;
   slice: KubeObject;
@@ -105,7 +108,8 @@ export class KubernetesServiceController {
   /** CreateOrUpdateMasterServiceIfNeeded + the endpoint reconciler's ReconcileEndpoints. */
   async reconcile(): Promise<void> {
     const { client } = this.options;
-    const want = kubernetesServiceObjects(this.options);
+    const { publicIP } = this.options;
+    const want = kubernetesServiceObjects({ ...this.options, publicIP: publicIP ?? '' });
     await ensure(client, RESOURCES.services, want.service, (cur) => {
       const spec = (cur.spec ?? {}) as { ports?: unknown; type?: unknown };
       // The ClusterIP is immutable; only the ports and type are put back.
@@ -114,6 +118,7 @@ export class KubernetesServiceController {
         ? undefined
         : { ...cur, spec: { ...spec, type: 'ClusterIP', ports: (want.service.spec as { ports: unknown }).ports } };
     });
+    if (publicIP === undefined) return;
     try {
       await ensure(client, ENDPOINTS, want.endpoints, (cur) =>
         JSON.stringify(cur.subsets) === JSON.stringify(want.endpoints.subsets)

@@ -10,9 +10,11 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { newRequestEntityTooLarge, toStatus } from '../../api/status.js';
+import type { ServingTls } from '../certs.js';
 import { MAX_REQUEST_BODY_BYTES } from '../protection.js';
 import { bufferedBody } from '../response.js';
 import type { ApiServer } from '../server.js';
+import { connectionInfo } from './peer-certificate.js';
 import { webSocketWatchHandler } from './watch-websocket.js';
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -22,6 +24,20 @@ export type NodeResponse = ServerResponse | Http2ServerResponse;
 export interface HttpsServer {
   port: number;
   close(): Promise<void>;
+}
+
+/**
+ * The TLS options that ask a client for its certificate (Go's tls.RequestClientCert with
+ * --client-ca-file): asked for, never required, and not refused at the handshake — the
+ * authenticator (../authn/x509.ts) verifies it, so a bad one is a 401, not a failed handshake.
+ */
+export function clientCertificateOptions(tls: ServingTls): {
+  requestCert?: boolean;
+  rejectUnauthorized?: boolean;
+  ca?: string;
+} {
+  if (tls.clientCA === undefined) return {};
+  return { requestCert: true, rejectUnauthorized: false, ca: tls.clientCA };
 }
 
 class BodyTooLarge extends Error {}
@@ -116,7 +132,10 @@ async function serve(
     ...(body !== undefined ? { body } : {}),
     signal: abort.signal,
   });
-  const response = await api.handle(request);
+  // The client certificate comes from the TLS socket, never a header; under HTTP/2 the session's
+  // socket, one for all its streams (req.socket is a new proxy per stream).
+  const h2 = (req as Partial<Http2ServerRequest>).stream?.session?.socket;
+  const response = await api.handle(request, connectionInfo(h2 ?? req.socket));
   log?.(`${method} ${req.url} ${req.headers['content-type'] ?? '-'} ${req.headers.accept ?? '-'} → ${response.status}`);
   const headers = responseHeaders(response);
   const buffered = bufferedBody(response);

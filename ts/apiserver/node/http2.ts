@@ -6,9 +6,9 @@
  * (watch-websocket.ts). This is the front `kubewasm up` serves through.
  */
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
-import type { KeyPair } from '../certs.js';
+import type { ServingTls } from '../certs.js';
 import type { ApiServer } from '../server.js';
-import { type HttpsServer, listen, requestListener } from './bridge.js';
+import { clientCertificateOptions, type HttpsServer, listen, requestListener } from './bridge.js';
 
 // kube-apiserver's HTTP/2 settings (k8s.io/apiserver/pkg/server/secure_serving.go): "at least 99% of
 // serialized resources … were smaller than 256kb" (resourceBody99Percentile) sizes each stream's
@@ -24,7 +24,7 @@ const MAX_CONCURRENT_STREAMS = 250;
  */
 export function serveHttp2(
   api: ApiServer,
-  tls: KeyPair,
+  tls: ServingTls,
   host: string,
   port: number,
   log?: (line: string) => void,
@@ -36,6 +36,7 @@ export function serveHttp2(
     {
       cert: tls.certPem,
       key: tls.keyPem,
+      ...clientCertificateOptions(tls),
       allowHTTP1: true,
       maxSessionMemory: 256,
       settings: {

@@ -26,6 +26,7 @@ import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { ApiServer } from '../server.js';
 import { isWatchUrl } from '../watch.js';
+import { connectionInfo } from './peer-certificate.js';
 
 /** authentication/request/websocket/protocol.go bearerProtocolPrefix. */
 export const BEARER_PROTOCOL_PREFIX = 'base64url.bearer.authorization.k8s.io.';
@@ -195,7 +196,10 @@ export function webSocketWatchHandler(
     }
     const abort = new AbortController();
     socket.once('close', () => abort.abort());
-    const response = await api.handle(new Request(url, { method: req.method ?? 'GET', headers, signal: abort.signal }));
+    const response = await api.handle(
+      new Request(url, { method: req.method ?? 'GET', headers, signal: abort.signal }),
+      connectionInfo(req.socket),
+    );
     options.log?.(`${req.method} ${req.url} (upgrade ${req.headers.upgrade ?? '-'}) → ${response.status}`);
     const watching = ws && req.method === 'GET' && isWatchUrl(url) && response.status === 200 && response.body !== null;
     if (!watching) {

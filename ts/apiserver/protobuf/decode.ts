@@ -19,6 +19,7 @@ const TOP_LEVEL: ReadonlyMap<string, string> = new Map([
   ['Secret', 'v1'],
   ['ServiceAccount', 'v1'],
   ['Service', 'v1'],
+  ['ResourceQuota', 'v1'],
   ['Deployment', 'apps/v1'],
   ['Job', 'batch/v1'],
   ['CronJob', 'batch/v1'],
@@ -31,6 +32,9 @@ const TOP_LEVEL: ReadonlyMap<string, string> = new Map([
   ['HorizontalPodAutoscaler', 'autoscaling/v1'],
   // `kubectl create token` (serviceaccounts/<name>/token).
   ['TokenRequest', 'authentication.k8s.io/v1'],
+  // `kubectl auth whoami`; TokenReview for typed clients.
+  ['SelfSubjectReview', 'authentication.k8s.io/v1'],
+  ['TokenReview', 'authentication.k8s.io/v1'],
   // `kubectl auth can-i` (and --list); the other two reviews for typed clients.
   ['SelfSubjectAccessReview', 'authorization.k8s.io/v1'],
   ['SelfSubjectRulesReview', 'authorization.k8s.io/v1'],

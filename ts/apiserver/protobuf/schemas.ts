@@ -4,7 +4,7 @@
  * v0.32; numbers checked against k8s.io/api's generated.proto, pointer-ness against types.go and
  * against the bodies kubectl 1.32 sends). kubectl's typed `create namespace|configmap|secret|
  * serviceaccount|deployment|service|job|cronjob|priorityclass|role|rolebinding|clusterrole|
- * clusterrolebinding|poddisruptionbudget` and `kubectl autoscale` send protobuf only (../shared/reference/api.md §0.4),
+ * clusterrolebinding|poddisruptionbudget|quota` and `kubectl autoscale` send protobuf only (../shared/reference/api.md §0.4),
  * with the batch/v1, scheduling/v1, rbac/v1, autoscaling/v1 and policy/v1 generated.proto numbers. Only the
  * fields those commands can set are described; a body with any other field answers 415.
  */
@@ -110,6 +110,23 @@ export const MESSAGES: Record<string, MessageSchema> = {
   },
   BoundObjectReference: { 1: s('kind'), 2: s('apiVersion'), 3: s('name'), 4: s('uid') },
   TokenRequestStatus: { 1: s('token'), 2: t('expirationTimestamp', 'time') },
+  // authentication/v1 reviews (generated.proto): `kubectl auth whoami` sends a SelfSubjectReview.
+  // UserInfo's `extra` (a map of ExtraValue messages) is not described: a body carrying it answers 415.
+  SelfSubjectReview: { 1: m('metadata', 'ObjectMeta'), 2: m('status', 'SelfSubjectReviewStatus') },
+  SelfSubjectReviewStatus: { 1: m('userInfo', 'UserInfo') },
+  UserInfo: { 1: s('username'), 2: s('uid'), 3: { name: 'groups', type: 'string', repeated: true } },
+  TokenReview: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'TokenReviewSpec'),
+    3: m('status', 'TokenReviewStatus'),
+  },
+  TokenReviewSpec: { 1: s('token'), 2: { name: 'audiences', type: 'string', repeated: true } },
+  TokenReviewStatus: {
+    1: t('authenticated', 'bool'),
+    2: m('user', 'UserInfo'),
+    3: s('error'),
+    4: { name: 'audiences', type: 'string', repeated: true },
+  },
   ServiceAccount: {
     1: { name: 'metadata', type: { message: 'ObjectMeta' } },
     2: { name: 'secrets', type: { message: 'ObjectReference' }, repeated: true },
@@ -327,6 +344,24 @@ export const MESSAGES: Record<string, MessageSchema> = {
     5: t('currentCPUUtilizationPercentage', 'optint'),
   },
   // policy/v1: kubectl create poddisruptionbudget.
+  // `kubectl create quota`.
+  ResourceQuota: {
+    1: m('metadata', 'ObjectMeta'),
+    2: m('spec', 'ResourceQuotaSpec'),
+    3: m('status', 'ResourceQuotaStatus'),
+  },
+  ResourceQuotaSpec: {
+    1: t('hard', 'map<string,quantity>'),
+    2: { name: 'scopes', type: 'string', repeated: true },
+    3: m('scopeSelector', 'ScopeSelector'),
+  },
+  ResourceQuotaStatus: { 1: t('hard', 'map<string,quantity>'), 2: t('used', 'map<string,quantity>') },
+  ScopeSelector: { 1: m('matchExpressions', 'ScopedResourceSelectorRequirement', true) },
+  ScopedResourceSelectorRequirement: {
+    1: s('scopeName'),
+    2: s('operator'),
+    3: { name: 'values', type: 'string', repeated: true },
+  },
   PodDisruptionBudget: {
     1: m('metadata', 'ObjectMeta'),
     2: m('spec', 'PodDisruptionBudgetSpec'),

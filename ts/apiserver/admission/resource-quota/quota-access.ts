@@ -1,0 +1,54 @@
+/**
+ * The quota accessor (resource_access.go): the quotas of a namespace, and status.used written back
+ * with a compare-and-swap on the revision the usage was computed from — a quota changed in the
+ * meantime answers 409 Conflict, as UpdateStatus with a stale resourceVersion does. The quotas are
+ * read from storage each time (Kubernetes reads an informer's cache and falls back to a live list).
+ */
+import { newConflict, newNotFound } from '../../../api/status.js';
+import { StorageError } from '../../../storage/errors.js';
+import type { Storage } from '../../../storage/storage.js';
+import { decodeForRewrite, decodeStored, encodeForStorage } from '../../codec.js';
+import { isObj } from './pod-resources.js';
+import { type Quota, quotaFrom } from './quota.js';
+import { resourceListJson } from './resource-list.js';
+
+const QUOTAS = { group: '', resource: 'resourcequotas' };
+
+export const quotaKey = (namespace: string, name: string): string => `/registry/resourcequotas/${namespace}/${name}`;
+
+export class QuotaAccessor {
+  constructor(private readonly storage: Storage) {}
+
+  /** GetQuotas: every quota of the namespace, as stored now. */
+  async getQuotas(namespace: string): Promise<Quota[]> {
+    const { items } = await this.storage.list(`/registry/resourcequotas/${namespace}/`);
+    return items.map((item) => quotaFrom(decodeStored(item) as Record<string, unknown>, item.revision));
+  }
+
+  /** Whether the namespace has any quota (one key is enough). */
+  async hasQuotas(namespace: string): Promise<boolean> {
+    const { items } = await this.storage.list(`/registry/resourcequotas/${namespace}/`, { limit: 1 });
+    return items.length > 0;
+  }
+
+  /** UpdateQuotaStatus: writes `quota.used` if the quota is still at `quota.revision`. */
+  async updateQuotaStatus(quota: Quota): Promise<void> {
+    try {
+      await this.storage.guaranteedUpdate(
+        quotaKey(quota.namespace, quota.name),
+        (current) => {
+          if (current === undefined) throw StorageError.keyNotFound(quotaKey(quota.namespace, quota.name));
+          const obj = decodeForRewrite(current.value) as Record<string, unknown>;
+          const status = isObj(obj.status) ? obj.status : {};
+          obj.status = { ...status, used: resourceListJson(quota.used) };
+          return encodeForStorage(obj);
+        },
+        { preconditions: { revision: quota.revision } },
+      );
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'ResourceVersionConflicts') throw newConflict(QUOTAS, quota.name);
+      if (err instanceof StorageError && err.code === 'KeyNotFound') throw newNotFound(QUOTAS, quota.name);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../api/meta.js';
+import { isApiError } from '../client/errors.js';
+import { RESOURCES } from '../client/resources.js';
+import { harness } from '../client/test-support.js';
+import { ServiceAccountsController } from './service-account.js';
+
+async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+let controller: ServiceAccountsController | undefined;
+afterEach(async () => {
+  await controller?.stop();
+  controller = undefined;
+});
+
+describe('ServiceAccountsController', () => {
+  it('gives every existing namespace its default ServiceAccount before start() resolves', async () => {
+    const h = await harness('in-process');
+    controller = new ServiceAccountsController({ client: h.client, clock: h.server.clock });
+    await controller.start();
+    for (const ns of ['default', 'team-a']) {
+      const sa = await h.client.get(RESOURCES.serviceaccounts, ns, 'default');
+      expect(sa.metadata).toMatchObject({ name: 'default', namespace: ns });
+    }
+  });
+
+  it('makes it for a new namespace, and again when it is deleted', async () => {
+    const h = await harness('in-process');
+    controller = new ServiceAccountsController({ client: h.client, clock: h.server.clock });
+    await controller.start();
+    await h.client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'fresh' } });
+    const exists = (ns: string) => async () => {
+      try {
+        await h.client.get(RESOURCES.serviceaccounts, ns, 'default');
+        return true;
+      } catch (err) {
+        if (isApiError(err) && err.code === 404) return false;
+        throw err;
+      }
+    };
+    await waitFor(exists('fresh'));
+    const before = await h.client.get(RESOURCES.serviceaccounts, 'fresh', 'default');
+    await h.client.delete(RESOURCES.serviceaccounts, 'fresh', 'default');
+    await waitFor(async () => {
+      if (!(await exists('fresh')())) return false;
+      const again = await h.client.get(RESOURCES.serviceaccounts, 'fresh', 'default');
+      return again.metadata?.uid !== before.metadata?.uid;
+    });
+  });
+
+  it('makes none in a Terminating namespace', async () => {
+    const h = await harness('in-process');
+    // A finalizer keeps the namespace Terminating.
+    await h.client.create(RESOURCES.configmaps, 'team-a', {
+      metadata: { name: 'held', finalizers: ['example.com/hold'] },
+    } as KubeObject);
+    await h.client.delete(RESOURCES.namespaces, undefined, 'team-a');
+    controller = new ServiceAccountsController({ client: h.client, clock: h.server.clock });
+    await controller.start();
+    await controller.sync('team-a');
+    const list = await h.client.list(RESOURCES.serviceaccounts, { namespace: 'team-a' });
+    expect(list.items).toEqual([]);
+  });
+});
