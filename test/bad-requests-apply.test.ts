@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, testServer } from '../ts/apiserver/test-support.js';
-import type { Storage } from '../ts/storage/storage.js';
+import { snapshot } from './support/bad-requests.js';
 
 type Obj = Record<string, unknown>;
 const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
@@ -21,14 +21,6 @@ const deployment = (name: string, replicas = 1): Obj => ({
     template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
   },
 });
-
-async function snapshot(storage: Storage): Promise<{ revision: string; objects: Record<string, string> }> {
-  const page = await storage.list('/registry/');
-  const text = new TextDecoder();
-  const objects: Record<string, string> = {};
-  for (const item of page.items) objects[item.key] = `${item.revision}:${text.decode(item.value)}`;
-  return { revision: String(await storage.currentRevision()), objects };
-}
 
 interface Case {
   name: string;

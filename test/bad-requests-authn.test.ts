@@ -12,21 +12,12 @@ import {
   serviceAccountClaims,
   signServiceAccountToken,
 } from '../ts/apiserver/service-account-jwt.js';
+import { UNAUTHORIZED } from '../ts/apiserver/test-support.js';
 import { UpCluster } from './support/up.js';
 
 const cluster = new UpCluster();
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const CM = '/api/v1/namespaces/default/configmaps';
-
-const UNAUTHORIZED = {
-  kind: 'Status',
-  apiVersion: 'v1',
-  metadata: {},
-  status: 'Failure',
-  message: 'Unauthorized',
-  reason: 'Unauthorized',
-  code: 401,
-};
 
 let n = 0;
 /** A ConfigMap body with a fresh name, and the check that it was not stored. */

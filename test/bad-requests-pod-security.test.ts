@@ -5,12 +5,8 @@
  * and the store revision, before and after). Then what it lets through with a Warning header.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createApiServer } from '../ts/apiserver/server.js';
-import { parseTokenFile } from '../ts/apiserver/tokens.js';
-import { VirtualClock } from '../ts/sim/clock.js';
-import type { Storage } from '../ts/storage/storage.js';
-import { WasmStorage } from '../ts/storage/wasm/wasm-storage.js';
-import { loadKubewasm } from '../ts/wasm/node.js';
+import { type TestServer, testServer } from '../ts/apiserver/test-support.js';
+import { snapshot } from './support/bad-requests.js';
 
 const P = 'pod-security.kubernetes.io/';
 const NS = '/api/v1/namespaces';
@@ -35,67 +31,12 @@ const restrictedPod = (name: string) =>
     { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } },
   );
 
-/** Every stored key and value, and the store revision. */
-async function snapshot(storage: Storage): Promise<{ revision: string; objects: Record<string, string> }> {
-  const page = await storage.list('/registry/');
-  const objects: Record<string, string> = {};
-  const text = new TextDecoder();
-  for (const item of page.items) objects[item.key] = `${item.revision}:${text.decode(item.value)}`;
-  return { revision: String(await storage.currentRevision()), objects };
-}
-
-const TOKEN = 'psa-token';
-
-interface Server {
-  storage: Storage;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
-  json(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; body: Record<string, unknown> }>;
-}
-
-/**
- * An in-process apiserver running NamespaceLifecycle and PodSecurity (test-support's server runs
- * NamespaceLifecycle alone; the other default plugins need objects — ServiceAccounts — no
- * controller makes here).
- */
-async function podSecurityServer(): Promise<Server> {
-  const kubewasm = await loadKubewasm();
-  const clock = new VirtualClock(Date.parse('2025-01-01T00:00:00Z'));
-  const storage = new WasmStorage({ store: kubewasm.newStore(), clock });
-  const api = createApiServer({
-    storage,
-    clock,
-    tokens: parseTokenFile(`${TOKEN},admin,1,"system:masters"\n`),
-    admission: { plugins: ['NamespaceLifecycle', 'PodSecurity'] },
-  });
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    api.handle(
-      new Request(`https://kubewasm.test${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${TOKEN}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
-  const json = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
-    const res = await call(method, path, body, headers);
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
-  for (const name of ['default', 'team-a']) await call('POST', NS, { metadata: { name } });
-  return { storage, call, json };
-}
-
-let s: Server;
+let s: TestServer;
 
 beforeEach(async () => {
-  s = await podSecurityServer();
+  // NamespaceLifecycle and PodSecurity: the other default plugins need objects (ServiceAccounts)
+  // no controller makes here.
+  s = await testServer({ admission: { plugins: ['NamespaceLifecycle', 'PodSecurity'] } });
   const namespaces: Array<[string, Record<string, string>]> = [
     ['strict', { [`${P}enforce`]: 'restricted' }],
     ['base', { [`${P}enforce`]: 'baseline', [`${P}warn`]: 'restricted', [`${P}audit`]: 'restricted' }],

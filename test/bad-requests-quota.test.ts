@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type QuotaServer, quotaServer } from '../ts/apiserver/admission/resource-quota/test-support.js';
+import { expectRefusal, snapshot } from './support/bad-requests.js';
 
 type Obj = Record<string, unknown>;
 const NS = '/api/v1/namespaces/team-a';
@@ -146,15 +147,6 @@ const CASES: Case[] = [
   },
 ];
 
-/** Every stored key with its revision, and the store revision: what "nothing was written" compares. */
-async function snapshot(s: QuotaServer): Promise<{ revision: bigint; keys: string[] }> {
-  const { items } = await s.storage.list('/registry/');
-  return {
-    revision: await s.storage.currentRevision(),
-    keys: items.map((i) => `${i.key}@${i.revision}`),
-  };
-}
-
 describe('bad requests: ResourceQuota admission', () => {
   let s: QuotaServer;
   beforeAll(async () => {
@@ -180,20 +172,10 @@ describe('bad requests: ResourceQuota admission', () => {
 
   for (const c of CASES) {
     it(c.name, async () => {
-      const before = await snapshot(s);
+      const before = await snapshot(s.storage);
       const res = await s.json(c.method ?? 'POST', c.path, c.body);
-      expect(res.status).toBe(c.code ?? 403);
-      expect(res.body).toMatchObject({
-        kind: 'Status',
-        apiVersion: 'v1',
-        status: 'Failure',
-        reason: c.reason ?? 'Forbidden',
-        code: c.code ?? 403,
-      });
-      if (typeof c.message === 'string') expect(res.body.message).toBe(c.message);
-      else expect(res.body.message).toMatch(c.message);
-      if (c.details) expect(res.body.details).toEqual(c.details);
-      expect(await snapshot(s)).toEqual(before);
+      expectRefusal(res, { ...c, code: c.code ?? 403, reason: c.reason ?? 'Forbidden' });
+      expect(await snapshot(s.storage)).toEqual(before);
     });
   }
 

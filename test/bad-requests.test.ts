@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusCause } from '../ts/api/meta.js';
 import { createAuthorizer } from '../ts/apiserver/auth/authorizer.js';
 import { createApiServer } from '../ts/apiserver/server.js';
-import { type TestServer, testServer } from '../ts/apiserver/test-support.js';
+import { type TestServer, TOKEN, testRequest, testServer } from '../ts/apiserver/test-support.js';
 import { parseTokenFile } from '../ts/apiserver/tokens.js';
 import { VirtualClock } from '../ts/sim/clock.js';
-import type { Storage } from '../ts/storage/storage.js';
 import { WasmStorage } from '../ts/storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../ts/wasm/node.js';
+import { snapshot } from './support/bad-requests.js';
 import { UpCluster } from './support/up.js';
 
 const NS = '/api/v1/namespaces';
@@ -88,15 +88,6 @@ async function fixture(): Promise<Fixture> {
   const web = await server.json('POST', DEP, deployment('web'));
   if (web.status !== 201) throw new Error(`fixture: ${JSON.stringify(web.body)}`);
   return { ...server, cm1: { uid: meta.uid, resourceVersion: meta.resourceVersion } };
-}
-
-/** Every stored key and value, and the store revision. */
-async function snapshot(storage: Storage): Promise<{ revision: string; objects: Record<string, string> }> {
-  const page = await storage.list('/registry/');
-  const objects: Record<string, string> = {};
-  const text = new TextDecoder();
-  for (const item of page.items) objects[item.key] = `${item.revision}:${text.decode(item.value)}`;
-  return { revision: String(await storage.currentRevision()), objects };
 }
 
 /** One bad request: what is sent and the Status kube-apiserver answers with. */
@@ -1068,17 +1059,8 @@ function escapeRegExp(s: string): string {
 /** Sends one case's request. */
 async function send(f: Fixture, c: BadRequest): Promise<Response> {
   const body = typeof c.body === 'function' ? (c.body as (f: Fixture) => unknown)(f) : c.body;
-  const headers: Record<string, string> = {};
-  if (c.token !== null) headers.Authorization = `Bearer ${c.token ?? 'test-token'}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  Object.assign(headers, c.headers ?? {});
-  return f.api.handle(
-    new Request(`https://kubewasm.test${c.path}`, {
-      method: c.method,
-      headers,
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    }),
-  );
+  const token = c.token === null ? undefined : (c.token ?? TOKEN);
+  return f.api.handle(testRequest(c.method, c.path, { token, body, headers: c.headers }));
 }
 
 /** Extra state some cases need: an immutable ConfigMap and a Secret. */

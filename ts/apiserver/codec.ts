@@ -5,7 +5,7 @@
  * duplicate fields) and YAML (`application/yaml`) turned into JSON as sigs.k8s.io/yaml does.
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import type { KubeObject } from '../api/meta.js';
+import type { KubeObject, ObjectMeta } from '../api/meta.js';
 import { newBadRequest, StatusError } from '../api/status.js';
 import type { StoredObject } from '../storage/storage.js';
 import { withRawJson } from './field-validation.js';
@@ -49,12 +49,43 @@ export interface Encoded {
   stored: KubeObject;
 }
 
+/**
+ * ObjectMeta's fields in the order Go declares them (apimachinery pkg/apis/meta/v1/types.go), as
+ * kube-apiserver writes them whatever order they came in: the bytes of an unchanged object stay the
+ * same, so an update that changes nothing writes nothing. resourceVersion is left out (the store's
+ * revision is the truth).
+ */
+const OBJECT_META_ORDER = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+] as const;
+const IN_ORDER: ReadonlySet<string> = new Set([...OBJECT_META_ORDER, 'resourceVersion']);
+
 /** encodeForStorage, keeping the object written too (storedAnswer answers with it). */
 export function encodeStored(obj: KubeObject): Encoded {
-  const { resourceVersion: _rv, ...metadata } = obj.metadata ?? {};
-  const meta = metadata as Record<string, unknown>;
-  for (const field of OMIT_WHEN_EMPTY) if (isEmpty(meta[field])) delete meta[field];
-  const stored = { ...obj, metadata };
+  const given = (obj.metadata ?? {}) as Record<string, unknown>;
+  const meta: Record<string, unknown> = {};
+  for (const field of OBJECT_META_ORDER) {
+    const v = given[field];
+    if (v !== undefined && !(OMIT_WHEN_EMPTY.includes(field as (typeof OMIT_WHEN_EMPTY)[number]) && isEmpty(v))) {
+      meta[field] = v;
+    }
+  }
+  // Anything else (a custom resource's pruned metadata never has more) keeps its place after them.
+  for (const [field, v] of Object.entries(given)) if (!IN_ORDER.has(field)) meta[field] = v;
+  const stored: KubeObject = { ...obj, metadata: meta as ObjectMeta };
   return { bytes: encoder.encode(JSON.stringify(stored)), stored };
 }
 

@@ -10,9 +10,10 @@
  * client's update never loses them, but it cannot see or change them either).
  */
 import type { KubeObject } from '../api/meta.js';
-import type { Storage, StoredObject, Watch, WatchEvent } from '../storage/storage.js';
+import type { Storage } from '../storage/storage.js';
+import { convertedStorage } from './converted-storage.js';
 import type { ResourceInfo } from './resources.js';
-import { applyStorageDefaults } from './strategy.js';
+import { applyVersionDefaults } from './strategy.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -138,7 +139,7 @@ function converterFor(info: ResourceInfo): Converter | undefined {
       out: hpaV2ToV1,
       in: (served, stored) => {
         const v2 = hpaV1ToV2(served, stored);
-        applyStorageDefaults(storageInfo, v2 as KubeObject);
+        applyVersionDefaults(storageInfo, v2 as KubeObject);
         return v2;
       },
     };
@@ -159,64 +160,8 @@ const bytesOf = (o: Obj): Uint8Array => encoder.encode(JSON.stringify(o));
 export function versionedStorage(storage: Storage, info: ResourceInfo): Storage {
   const c = converterFor(info);
   if (c === undefined) return storage;
-  const out = (bytes: Uint8Array): Uint8Array => (bytes.length === 0 ? bytes : bytesOf(c.out(parse(bytes))));
-  const outObj = (s: StoredObject): StoredObject => ({ ...s, value: out(s.value) });
-  const outEvent = (e: WatchEvent): WatchEvent => ({
-    ...e,
-    value: out(e.value),
-    ...(e.prevValue === undefined ? {} : { prevValue: out(e.prevValue) }),
+  return convertedStorage(storage, {
+    out: (stored) => bytesOf(c.out(parse(stored))),
+    in: (served, current) => bytesOf(c.in(parse(served), current === undefined ? undefined : parse(current))),
   });
-  return {
-    currentRevision: () => storage.currentRevision(),
-    create: async (key, value, options) => outObj(await storage.create(key, bytesOf(c.in(parse(value))), options)),
-    get: async (key, options) => {
-      const got = await storage.get(key, options);
-      return got === undefined ? undefined : outObj(got);
-    },
-    list: async (prefix, options) => {
-      const page = await storage.list(prefix, options);
-      return { ...page, items: page.items.map(outObj) };
-    },
-    count: (prefix) => storage.count(prefix),
-    guaranteedUpdate: async (key, tryUpdate, options) =>
-      outObj(
-        await storage.guaranteedUpdate(
-          key,
-          async (current) => {
-            const next = await tryUpdate(current === undefined ? undefined : outObj(current));
-            // The callback answered with the served form of the current value: nothing changes.
-            if (current !== undefined && sameBytes(next, out(current.value))) return current.value;
-            return bytesOf(c.in(parse(next), current === undefined ? undefined : parse(current.value)));
-          },
-          options,
-        ),
-      ),
-    delete: async (key, options) => {
-      const validate = options?.validate;
-      return outObj(
-        await storage.delete(key, {
-          ...options,
-          ...(validate === undefined ? {} : { validate: (current: StoredObject) => validate(outObj(current)) }),
-        }),
-      );
-    },
-    watch: (key, options): Watch => {
-      const w = storage.watch(key, options);
-      return {
-        stop: () => w.stop(),
-        async *[Symbol.asyncIterator]() {
-          for await (const batch of w) yield batch.map(outEvent);
-        },
-      };
-    },
-    requestProgress: () => storage.requestProgress(),
-    compact: (revision) => storage.compact(revision),
-    close: () => storage.close(),
-  };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -21,7 +21,7 @@ import { compareGo, goFloat, goQuote } from '../api/go-format.js';
 import { newBadRequest, newInvalid } from '../api/status.js';
 import { checkCustomResourceFields } from './crd/fields.js';
 import { type DecodeResult, decodeAgainstSchema, dropUnknownFields, jsonNodeOf, parseJsonNode } from './go-decoder.js';
-import { type OpenApiData, openApiDataIfLoaded, SCHEMA_REF_PREFIX, type Schema } from './openapi/data.js';
+import { type OpenApiData, openApiDataIfLoaded, SCHEMA_REF_PREFIX, type Schema, schemaOfKind } from './openapi/data.js';
 import type { ResourceInfo } from './resources.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -35,29 +35,6 @@ export function parseFieldValidation(value: string | null): FieldValidation {
 
 // ---------------------------------------------------------------------------------------------
 // The kinds' schemas and the request-facing check.
-
-let kindIndex: Map<string, string> | undefined;
-
-/**
- * The schema of a group/version/kind (`x-kubernetes-group-version-kind`) as a reference
- * (`{$ref: '#/components/schemas/io.k8s.api.apps.v1.Deployment'}`), once the data is loaded.
- */
-export function schemaOfKind(group: string, version: string, kind: string): Schema | undefined {
-  const data = openApiDataIfLoaded();
-  if (data === undefined) return undefined;
-  if (kindIndex === undefined) {
-    kindIndex = new Map();
-    for (const [name, schema] of Object.entries(data.schemas)) {
-      const gvks = schema['x-kubernetes-group-version-kind'] ?? [];
-      // Shared meta types (DeleteOptions, WatchEvent) list every group: only single-kind schemas are kinds.
-      if (gvks.length !== 1) continue;
-      const g = gvks[0] as { group: string; version: string; kind: string };
-      kindIndex.set(`${g.group}/${g.version}/${g.kind}`, name);
-    }
-  }
-  const name = kindIndex.get(`${group}/${version}/${kind}`);
-  return name === undefined ? undefined : { $ref: `${SCHEMA_REF_PREFIX}${name}` };
-}
 
 const rawJson = new WeakMap<object, string>();
 const patchSources = new WeakMap<object, { type: string; text: string }>();

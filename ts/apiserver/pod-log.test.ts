@@ -1,40 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualClock } from '../sim/clock.js';
-import { WasmStorage } from '../storage/wasm/wasm-storage.js';
-import { loadKubewasm } from '../wasm/node.js';
 import { type KubeletLogs, KubeletLogsError, type PodLogOptions } from './pod-log.js';
-import { createApiServer } from './server.js';
-import { parseTokenFile } from './tokens.js';
+import { testServer } from './test-support.js';
 
-const TOKEN = 'log-token';
 const PODS = '/api/v1/namespaces/team-a/pods';
 
 async function server(kubeletLogs?: KubeletLogs) {
-  const kubewasm = await loadKubewasm();
-  const clock = new VirtualClock(Date.parse('2025-01-01T00:00:00Z'));
-  const storage = new WasmStorage({ store: kubewasm.newStore(), clock });
-  const api = createApiServer({
-    storage,
-    clock,
-    tokens: parseTokenFile(`${TOKEN},admin,1,"system:masters"\n`),
+  const { api, call } = await testServer({
+    namespaces: ['team-a'],
     ...(kubeletLogs === undefined ? {} : { kubeletLogs }),
   });
-  const call = (method: string, path: string, body?: unknown) =>
-    api.handle(
-      new Request(`https://kubewasm.test${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${TOKEN}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
   const created = async (path: string, body: unknown) => {
     const res = await call('POST', path, body);
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   };
-  await created('/api/v1/namespaces', { metadata: { name: 'team-a' } });
   return { api, call, created };
 }
 

@@ -65,6 +65,7 @@ import { collectionPrefix, groupVersion, objectKey, RESOURCES, type ResourceInfo
 import { jsonResponse } from './response.js';
 import { strategicMergePatch } from './strategic-merge.js';
 import {
+  applyVersionDefaults,
   prepareForCreate,
   prepareForStatusUpdate,
   prepareForUpdate,
@@ -187,6 +188,23 @@ export function checkTypeMeta(
   body.kind = info.kind;
 }
 
+/**
+ * A create's body as the create handlers check it first: CreateOptions from the query, a JSON
+ * object of `info`'s apiVersion and kind, unknown fields as fieldValidation says (their warnings).
+ */
+export function decodeCreateBody(
+  info: ResourceInfo,
+  query: URLSearchParams,
+  bodyText: string,
+): { opts: WriteOptions; body: Record<string, unknown>; warnings: string[] } {
+  const opts = writeOptions(query);
+  checkOptions('CreateOptions', opts);
+  const body = parseJsonObject(bodyText);
+  checkTypeMeta(info, body);
+  const warnings = checkUnknownFields(info, body, fieldValidation(opts));
+  return { opts, body, warnings };
+}
+
 export function metaOf(body: Record<string, unknown>): ObjectMeta {
   const m = body.metadata;
   if (m === undefined || m === null) {
@@ -244,9 +262,17 @@ export async function createObject(
   const body = applied === undefined ? parsed : applied(parsed);
   checkTypeMeta(info, body);
   const warnings = checkUnknownFields(info, body, fieldValidation(opts));
+  // Decoding defaults the object (the scheme's defaulters) before anything else sees it.
+  applyVersionDefaults(info, body);
   const meta = metaOf(body);
   ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, info.namespaced), meta);
   await req.admit?.(body, undefined);
+  // handlers/create.go: the creator owns every field it set, before admission adds its own (an
+  // apply create already has its Apply entry).
+  if (applied === undefined) {
+    const manager = managerOrUserAgent(opts.fieldManager, req.userAgent);
+    recordWrite(info, req.subresource, undefined, body as KubeObject, manager, rfc3339(ctx.clock.now()));
+  }
   // Mutating admission (handlers/create.go), before BeforeCreate names the object.
   await ctx.admission?.admit(requestAttributes(req, 'CREATE', body, undefined, isDryRun(opts), warnings));
 
@@ -262,17 +288,6 @@ export async function createObject(
   if (info.generation) meta.generation = 1;
   else delete meta.generation;
   prepareForCreate(info, obj);
-  // handlers/create.go: the creator owns every field it set (an apply create already has its Apply entry).
-  if (applied === undefined) {
-    recordWrite(
-      info,
-      req.subresource,
-      undefined,
-      obj,
-      managerOrUserAgent(opts.fieldManager, req.userAgent),
-      meta.creationTimestamp,
-    );
-  }
   prepareNamespaceCreate(info, obj);
   if (isServices(info)) prepareServiceCreate(obj);
 
@@ -402,6 +417,7 @@ export async function updateWith(
         const body = next(old);
         checkTypeMeta(info, body);
         warnings = checkUnknownFields(info, body, fieldValidation(opts));
+        applyVersionDefaults(info, body);
         if (req.admit !== undefined) await req.admit(body, old as Record<string, unknown>);
         const meta = metaOf(body);
         ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, info.namespaced), meta);
@@ -410,8 +426,14 @@ export async function updateWith(
             `the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`,
           );
         }
-        // Mutating admission sees the stored object as the old one (rest.DefaultUpdatedObjectInfo).
-        const admitted = { ...req, subresource: req.subresource ?? (mode === 'main' ? '' : mode) };
+        const subresource = req.subresource ?? (mode === 'main' ? '' : mode);
+        // handlers/update.go: the writer's managed fields first, then mutating admission, which
+        // sees the stored object as the old one (rest.DefaultUpdatedObjectInfo's transformers).
+        if (recordFields) {
+          const manager = managerOrUserAgent(opts.fieldManager, req.userAgent);
+          recordWrite(info, subresource, old, body as KubeObject, manager, rfc3339(ctx.clock.now()));
+        }
+        const admitted = { ...req, subresource };
         const oldObject = old as Record<string, unknown>;
         await ctx.admission?.admit(requestAttributes(admitted, 'UPDATE', body, oldObject, isDryRun(opts), warnings));
         const rv = meta.resourceVersion ?? '';
@@ -424,11 +446,6 @@ export async function updateWith(
         prepareNamespaceUpdate(info, obj, old, mode);
         if (mode === 'main' && isServices(info)) prepareServiceUpdate(obj, old);
         if (info.generation && specChanged(obj, old)) meta.generation = (oldMeta.generation ?? 0) + 1;
-        if (recordFields) {
-          const subresource = req.subresource ?? (mode === 'main' ? '' : mode);
-          const manager = managerOrUserAgent(opts.fieldManager, req.userAgent);
-          recordWrite(info, subresource, old, obj, manager, rfc3339(ctx.clock.now()));
-        }
         const errs = [
           ...validateCommonUpdate(meta, oldMeta, info.namespaced),
           ...validateBuiltinObjectMetaUpdate(meta, oldMeta, ruleOf(info)),

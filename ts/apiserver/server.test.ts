@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AGGREGATED_DISCOVERY_TYPE } from './discovery.js';
-import { testServer } from './test-support.js';
+import { testServer, UNAUTHORIZED } from './test-support.js';
 
 const AGGREGATED_ACCEPT =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
@@ -12,15 +12,7 @@ describe('authentication', () => {
       const res = await api.handle(new Request('https://x/api/v1/namespaces', { headers }));
       expect(res.status).toBe(401);
       expect(res.headers.get('Content-Type')).toBe('application/json');
-      expect(await res.json()).toEqual({
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        message: 'Unauthorized',
-        reason: 'Unauthorized',
-        code: 401,
-      });
+      expect(await res.json()).toEqual(UNAUTHORIZED);
     }
   });
 

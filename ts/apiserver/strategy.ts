@@ -31,7 +31,7 @@ import {
   defaultPriorityClass,
   defaultRules,
 } from './strategy/cluster.js';
-import { applyPodSpecDefaults } from './strategy/pod-template.js';
+import { applyPodDefaults, applyPodSpecDefaults } from './strategy/pod-template.js';
 import { child, isObj, type Obj } from './strategy/util.js';
 
 export { refuseSystemPriorityClassDelete, SYSTEM_PRIORITY_CLASSES } from './strategy/cluster.js';
@@ -71,7 +71,7 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   '/v1/Pod': (o) => {
     const spec = child(o, 'spec');
     applyPodSpecDefaults(spec);
-    spec.enableServiceLinks ??= true;
+    applyPodDefaults(spec);
   },
   '/v1/Service': (o) => {
     const spec = child(o, 'spec');
@@ -103,13 +103,13 @@ const DEFAULTERS: Record<string, (o: Obj) => void> = {
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,
 };
 
-function applyDefaults(info: ResourceInfo, o: Obj): void {
-  DEFAULTERS[`${info.group}/${info.version}/${info.kind}`]?.(o);
-}
-
-/** The defaults of the version `info` names, for objects converted into it (conversion.ts). */
-export function applyStorageDefaults(info: ResourceInfo, obj: KubeObject): void {
-  applyDefaults(info, obj as Obj);
+/**
+ * The scheme's defaulting of the version `info` names, as decoding applies it: to a request's
+ * object before admission and the strategy see it (rest.ts), to objects converted into the
+ * version (conversion.ts).
+ */
+export function applyVersionDefaults(info: ResourceInfo, obj: Record<string, unknown>): void {
+  DEFAULTERS[`${info.group}/${info.version}/${info.kind}`]?.(obj);
 }
 
 /** The status a new object starts with when its status belongs to the status subresource. */
@@ -137,7 +137,7 @@ function initialStatus(info: ResourceInfo): Obj {
   }
 }
 
-/** PrepareForCreate + defaulting. */
+/** PrepareForCreate (the defaults were applied when the object was decoded: applyVersionDefaults). */
 export function prepareForCreate(info: ResourceInfo, obj: KubeObject): void {
   // Custom resources and CRDs: crd/strategy.ts.
   if (isCustomStrategy(info)) {
@@ -146,7 +146,6 @@ export function prepareForCreate(info: ResourceInfo, obj: KubeObject): void {
   }
   const o = obj as Obj;
   if (info.statusOnSubresource && !info.createKeepsStatus) o.status = initialStatus(info);
-  applyDefaults(info, o);
   switch (`${info.group}/${info.kind}`) {
     case 'batch/Job':
       jobCreated(o);
@@ -157,7 +156,7 @@ export function prepareForCreate(info: ResourceInfo, obj: KubeObject): void {
   }
 }
 
-/** PrepareForUpdate + defaulting: the stored status is kept for kinds with a status subresource. */
+/** PrepareForUpdate: the stored status is kept for kinds with a status subresource. */
 export function prepareForUpdate(info: ResourceInfo, obj: KubeObject, old: KubeObject): void {
   if (isCustomStrategy(info)) {
     prepareCustomUpdate(info, obj, old);
@@ -169,7 +168,6 @@ export function prepareForUpdate(info: ResourceInfo, obj: KubeObject, old: KubeO
     if (status === undefined) delete o.status;
     else o.status = status;
   }
-  applyDefaults(info, o);
   if (info.group === 'apps' && info.kind === 'DaemonSet') daemonSetUpdated(o, old as Obj);
 }
 

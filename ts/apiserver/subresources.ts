@@ -42,6 +42,7 @@ import {
   applyPatch,
   checkOptions,
   checkTypeMeta,
+  decodeCreateBody,
   deleteOne,
   deleteOptions,
   fieldValidation,
@@ -321,11 +322,7 @@ function setPodScheduled(pod: Obj, now: string): void {
 /** BindingREST.Create: POST …/pods/<name>/binding. */
 async function createBinding(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<Response> {
   const { info, name } = req;
-  const opts = writeOptions(req.query);
-  checkOptions('CreateOptions', opts);
-  const binding = parseJsonObject(bodyText);
-  checkTypeMeta(BINDING, binding);
-  const warnings = checkUnknownFields(BINDING, binding, fieldValidation(opts));
+  const { opts, body: binding, warnings } = decodeCreateBody(BINDING, req.query, bodyText);
   const meta = metaOf(binding);
   ensureObjectNamespaceMatchesRequestNamespace(expectedNamespaceForScope(req.namespace, true), meta);
   const dryRun = isDryRun(opts);

@@ -3,7 +3,7 @@
  * AGE for every kind plus the columns kube-apiserver's printers (pkg/printers/internalversion,
  * v1.32) show first for a few kinds. Rows carry PartialObjectMetadata.
  */
-import type { KubeObject, Table, TableColumnDefinition, TableRow } from '../api/meta.js';
+import type { KubeObject, Table, TableColumnDefinition } from '../api/meta.js';
 import { customTable } from './crd/table.js';
 import type { ResourceInfo } from './resources.js';
 import { APPS_LAYOUTS } from './tables/apps.js';
@@ -22,6 +22,7 @@ import {
   type Obj,
   obj,
   since,
+  tableOf,
 } from './tables/column.js';
 import { CORE_LAYOUTS } from './tables/core.js';
 
@@ -294,30 +295,22 @@ export function toTable(info: ResourceInfo, objects: readonly KubeObject[], opti
     description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
     priority: 0,
   };
-  const rows: TableRow[] = objects.map((o) => {
-    const meta = o.metadata ?? {};
-    const created = typeof meta.creationTimestamp === 'string' ? Date.parse(meta.creationTimestamp) : Number.NaN;
-    return {
-      cells: layout.map((c) =>
+  return tableOf(
+    layout.map((c) => (c === AGE ? age : c.def)),
+    objects,
+    (o) => {
+      const created =
+        typeof o.metadata?.creationTimestamp === 'string' ? Date.parse(o.metadata.creationTimestamp) : Number.NaN;
+      return layout.map((c) =>
         c === AGE
           ? Number.isNaN(created)
             ? '<unknown>'
             : humanDuration(options.now - created)
           : c.cell(o as Obj, options.now),
-      ),
-      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: meta },
-    };
-  });
-  const metadata: Table['metadata'] = {};
-  if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
-  if (options.continue !== undefined) metadata.continue = options.continue;
-  return {
-    kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
-    metadata,
-    columnDefinitions: options.noHeaders ? [] : layout.map((c) => (c === AGE ? age : c.def)),
-    rows,
-  };
+      );
+    },
+    options,
+  );
 }
 
 /** Whether an Accept header asks for a meta.k8s.io/v1 Table. */

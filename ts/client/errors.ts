@@ -41,6 +41,11 @@ export function isExpired(err: unknown): boolean {
   return err instanceof ApiError && (err.code === 410 || err.reason === 'Expired' || err.reason === 'Gone');
 }
 
+/** A create refused because its namespace is terminating (a cause with reason v1.NamespaceTerminatingCause). */
+export function isNamespaceTerminating(err: unknown): boolean {
+  return err instanceof ApiError && (err.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
+}
+
 function isStatus(v: unknown): v is Status {
   return v !== null && typeof v === 'object' && (v as { kind?: unknown }).kind === 'Status';
 }

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
-import { createApiServer } from '../apiserver/server.js';
+import type { ApiServer } from '../apiserver/server.js';
 import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/service-account-jwt.js';
-import { parseTokenFile } from '../apiserver/tokens.js';
-import { VirtualClock } from '../sim/clock.js';
-import { WasmStorage } from '../storage/wasm/wasm-storage.js';
-import { loadKubewasm } from '../wasm/node.js';
+import { TOKEN, testServer } from '../apiserver/test-support.js';
+import type { VirtualClock } from '../sim/clock.js';
 import { createClient } from './client.js';
 import { controllerTransport, isCollectionRead } from './controller-transport.js';
 import { isApiError } from './errors.js';
@@ -17,19 +15,13 @@ import { inProcessTransport } from './transport.js';
 const BASE = 'https://kubernetes.invalid';
 
 async function cluster() {
-  const kubewasm = await loadKubewasm();
-  const clock = new VirtualClock(Date.parse('2025-01-01T00:00:00Z'));
-  const storage = new WasmStorage({ store: kubewasm.newStore(), clock });
-  const api = createApiServer({
-    storage,
-    clock,
+  const { api, clock } = await testServer({
     serviceAccountKey: await importServiceAccountKey(await generateServiceAccountKeyPem()),
-    tokens: parseTokenFile(
-      'admin,admin,1,"system:masters"\nkcm,system:kube-controller-manager,2,""\nnobody,nobody,3,""\n',
-    ),
+    tokens: 'kcm,system:kube-controller-manager,2,""\nnobody,nobody,3,""\n',
+    namespaces: [],
   });
-  expect(await reconcileBootstrapPolicy((r) => api.handle(r), BASE, 'admin')).toEqual([]);
-  const admin = createClient(inProcessTransport(api, 'admin'));
+  expect(await reconcileBootstrapPolicy((r) => api.handle(r), BASE, TOKEN)).toEqual([]);
+  const admin = createClient(inProcessTransport(api, TOKEN));
   await admin.create(RESOURCES.namespaces, undefined, { metadata: { name: 'kube-system' } });
   return { api, clock, admin };
 }
@@ -46,17 +38,22 @@ async function whoami(transport: ReturnType<typeof inProcessTransport>): Promise
   return ((await res.json()) as { status: { userInfo: { username: string } } }).status.userInfo.username;
 }
 
+/** The token source of kube-system/namespace-controller, its ServiceAccount and tokens asked for as `user`. */
+function namespaceControllerToken(api: ApiServer, clock: VirtualClock, user: string) {
+  const transport = inProcessTransport(api, user);
+  return serviceAccountTokenSource({
+    client: createClient(transport),
+    transport,
+    namespace: 'kube-system',
+    name: 'namespace-controller',
+    clock,
+  });
+}
+
 describe('serviceAccountTokenSource', () => {
   it('creates the ServiceAccount, requests its token as the controller manager, renews it at 80% of its life', async () => {
     const { api, clock, admin } = await cluster();
-    const kcm = inProcessTransport(api, 'kcm');
-    const source = await serviceAccountTokenSource({
-      client: createClient(kcm),
-      transport: kcm,
-      namespace: 'kube-system',
-      name: 'namespace-controller',
-      clock,
-    });
+    const source = await namespaceControllerToken(api, clock, 'kcm');
     expect((await admin.get(RESOURCES.serviceaccounts, 'kube-system', 'namespace-controller')).metadata?.name).toBe(
       'namespace-controller',
     );
@@ -77,14 +74,7 @@ describe('serviceAccountTokenSource', () => {
 
   it('surfaces the 403 of an identity that may not request tokens', async () => {
     const { api, clock } = await cluster();
-    const nobody = inProcessTransport(api, 'nobody');
-    const err = await serviceAccountTokenSource({
-      client: createClient(nobody),
-      transport: nobody,
-      namespace: 'kube-system',
-      name: 'namespace-controller',
-      clock,
-    }).catch((e: unknown) => e);
+    const err = await namespaceControllerToken(api, clock, 'nobody').catch((e: unknown) => e);
     expect(isApiError(err, 'Forbidden')).toBe(true);
     expect((err as Error).message).toBe(
       'serviceaccounts "namespace-controller" is forbidden: User "nobody" cannot get resource "serviceaccounts" in API group "" in the namespace "kube-system"',

@@ -169,3 +169,30 @@ export class WorkQueue<T = string> {
     return this.shutting;
   }
 }
+
+/**
+ * One worker (client-go's processNextWorkItem loop): each key taken is handed to `sync` until the
+ * queue shuts down; a success forgets the key's failures, a failure goes to `onError` and brings
+ * the key back rate-limited.
+ *
+ *   for (let i = 0; i < workers; i++) running.push(runWorker(queue, (key) => sync(key), onError));
+ */
+export async function runWorker<T>(
+  queue: WorkQueue<T>,
+  sync: (item: T) => Promise<void>,
+  onError: (err: unknown, item: T) => void,
+): Promise<void> {
+  for (;;) {
+    const item = await queue.get();
+    if (item === undefined) return;
+    try {
+      await sync(item);
+      queue.forget(item);
+    } catch (err) {
+      onError(err, item);
+      queue.addRateLimited(item);
+    } finally {
+      queue.done(item);
+    }
+  }
+}

@@ -24,7 +24,7 @@ import type { Client } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
 import { Informer } from '../client/informer.js';
 import type { ResourceType } from '../client/resources.js';
-import { WorkQueue } from '../client/workqueue.js';
+import { runWorker, WorkQueue } from '../client/workqueue.js';
 import { type Clock, realClock } from '../sim/clock.js';
 
 // kube-controller-manager --concurrent-gc-syncs default.
@@ -89,7 +89,14 @@ export class GarbageCollector {
   async start(): Promise<void> {
     for (const i of this.informers) i.start();
     await Promise.all(this.informers.map((i) => i.synced()));
-    for (let i = 0; i < this.workers; i++) this.running.push(this.worker());
+    for (let i = 0; i < this.workers; i++)
+      this.running.push(
+        runWorker(
+          this.queue,
+          (uid) => this.sync(uid),
+          (err, uid) => this.onError(err, uid),
+        ),
+      );
   }
 
   async stop(): Promise<void> {
@@ -142,22 +149,6 @@ export class GarbageCollector {
     }
     // Its dependents may now be orphans to collect.
     for (const d of this.dependents.get(uid) ?? []) this.queue.add(d);
-  }
-
-  private async worker(): Promise<void> {
-    for (;;) {
-      const uid = await this.queue.get();
-      if (uid === undefined) return;
-      try {
-        await this.sync(uid);
-        this.queue.forget(uid);
-      } catch (err) {
-        this.onError(err, uid);
-        this.queue.addRateLimited(uid);
-      } finally {
-        this.queue.done(uid);
-      }
-    }
   }
 
   private dependentsOf(uid: string): Node[] {

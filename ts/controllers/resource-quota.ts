@@ -32,7 +32,7 @@ import { quotaServiceType } from '../apiserver/admission/resource-quota/services
 import type { Client } from '../client/client.js';
 import { Informer, objectKey } from '../client/informer.js';
 import { RESOURCES, type ResourceType } from '../client/resources.js';
-import { WorkQueue } from '../client/workqueue.js';
+import { runWorker, WorkQueue } from '../client/workqueue.js';
 import { type Clock, realClock } from '../sim/clock.js';
 
 // kube-controller-manager --resource-quota-sync-period default (5m0s).
@@ -119,7 +119,18 @@ export class ResourceQuotaController {
     for (const m of this.monitors.values()) m.informer.start();
     await Promise.all([this.quotas.synced(), ...[...this.monitors.values()].map((m) => m.informer.synced())]);
     for (let i = 0; i < this.workers; i++) {
-      this.running.push(this.worker(this.queue), this.worker(this.missingUsageQueue));
+      this.running.push(
+        runWorker(
+          this.queue,
+          (key) => this.sync(key),
+          (err, key) => this.onError(err, key),
+        ),
+        runWorker(
+          this.missingUsageQueue,
+          (key) => this.sync(key),
+          (err, key) => this.onError(err, key),
+        ),
+      );
     }
     this.scheduleResync();
   }
@@ -172,22 +183,6 @@ export class ResourceQuotaController {
 
   private evaluators(): Evaluator[] {
     return [...this.monitors.values()].map((m) => m.evaluator);
-  }
-
-  private async worker(queue: WorkQueue<string>): Promise<void> {
-    for (;;) {
-      const key = await queue.get();
-      if (key === undefined) return;
-      try {
-        await this.sync(key);
-        queue.forget(key);
-      } catch (err) {
-        this.onError(err, key);
-        queue.addRateLimited(key);
-      } finally {
-        queue.done(key);
-      }
-    }
   }
 
   /** syncResourceQuota: status.hard from spec.hard, status.used recalculated; written when changed. */

@@ -10,11 +10,12 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import type { Client } from '../client/client.js';
-import { isApiError } from '../client/errors.js';
+import { isApiError, isNamespaceTerminating } from '../client/errors.js';
 import { Informer, objectKey } from '../client/informer.js';
 import { RESOURCES } from '../client/resources.js';
 import { WorkQueue } from '../client/workqueue.js';
 import { type Clock, realClock } from '../sim/clock.js';
+import { PerNamespaceRun } from './per-namespace.js';
 
 // publisher.go RootCACertConfigMapName, DescriptionAnnotation and Description.
 export const ROOT_CA_CERT_CONFIGMAP_NAME = 'kube-root-ca.crt';
@@ -23,8 +24,6 @@ export const DESCRIPTION =
   'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 // kube-controller-manager startRootCACertPublisher: Run(ctx, 1).
 export const DEFAULT_WORKERS = 1;
-// v1.NamespaceTerminatingCause.
-const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 
 interface Namespace extends KubeObject {
   status?: { phase?: string };
@@ -49,15 +48,13 @@ export class RootCAPublisher {
   private readonly namespaces: Informer<Namespace>;
   private readonly configMaps: Informer<ConfigMap>;
   private readonly queue: WorkQueue<string>;
-  private readonly workers: number;
   private readonly onError: (err: unknown, namespace: string) => void;
-  private running: Promise<void>[] = [];
+  private readonly run: PerNamespaceRun;
 
   constructor(options: RootCAPublisherOptions) {
     const clock = options.clock ?? realClock;
     this.client = options.client;
     this.rootCA = options.rootCA;
-    this.workers = options.workers ?? DEFAULT_WORKERS;
     this.onError = options.onError ?? ((err, ns) => console.error(`root-ca-cert-publisher: ${ns}:`, err));
     this.queue = new WorkQueue<string>({ clock });
     this.namespaces = new Informer<Namespace>(this.client, RESOURCES.namespaces, { clock });
@@ -76,44 +73,23 @@ export class RootCAPublisher {
       if (cm.metadata?.name === ROOT_CA_CERT_CONFIGMAP_NAME) this.queue.add(cm.metadata?.namespace ?? '');
     };
     this.configMaps.addEventHandler({ onUpdate: (_, cm) => configMapChanged(cm), onDelete: configMapChanged });
+    this.run = new PerNamespaceRun({
+      namespaces: this.namespaces,
+      informers: [this.namespaces, this.configMaps],
+      queue: this.queue,
+      sync: (namespace) => this.sync(namespace),
+      onError: (err, namespace) => this.onError(err, namespace),
+      workers: options.workers ?? DEFAULT_WORKERS,
+    });
   }
 
   /** Starts the informers and the workers; resolves once the existing namespaces are done once. */
-  async start(): Promise<void> {
-    this.namespaces.start();
-    this.configMaps.start();
-    await Promise.all([this.namespaces.synced(), this.configMaps.synced()]);
-    for (const key of this.namespaces.keys()) {
-      try {
-        await this.sync(key);
-      } catch (err) {
-        this.onError(err, key);
-      }
-    }
-    for (let i = 0; i < this.workers; i++) this.running.push(this.worker());
+  start(): Promise<void> {
+    return this.run.start();
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    await Promise.all([this.namespaces.stop(), this.configMaps.stop()]);
-    await Promise.all(this.running);
-    this.running = [];
-  }
-
-  private async worker(): Promise<void> {
-    for (;;) {
-      const key = await this.queue.get();
-      if (key === undefined) return;
-      try {
-        await this.sync(key);
-        this.queue.forget(key);
-      } catch (err) {
-        this.onError(err, key);
-        this.queue.addRateLimited(key);
-      } finally {
-        this.queue.done(key);
-      }
-    }
+  stop(): Promise<void> {
+    return this.run.stop();
   }
 
   /** syncNamespace: the ConfigMap is created, or its ca.crt and description put back. */
@@ -129,8 +105,7 @@ export class RootCAPublisher {
       } catch (err) {
         // Not retried when the namespace is gone or going (or the ConfigMap is there after all).
         if (isApiError(err) && (err.code === 404 || err.code === 409)) return;
-        const causes = isApiError(err) ? (err.status.details?.causes ?? []) : [];
-        if (causes.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE)) return;
+        if (isNamespaceTerminating(err)) return;
         throw err;
       }
       return;

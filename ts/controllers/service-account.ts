@@ -9,18 +9,17 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import type { Client } from '../client/client.js';
-import { isApiError } from '../client/errors.js';
+import { isApiError, isNamespaceTerminating } from '../client/errors.js';
 import { Informer, objectKey } from '../client/informer.js';
 import { RESOURCES } from '../client/resources.js';
 import { WorkQueue } from '../client/workqueue.js';
 import { type Clock, realClock } from '../sim/clock.js';
+import { PerNamespaceRun } from './per-namespace.js';
 
 // DefaultServiceAccountsControllerOptions: the one ServiceAccount every namespace gets.
 export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
 // kube-controller-manager startServiceAccountController: Run(ctx, 1).
 export const DEFAULT_WORKERS = 1;
-// v1.NamespaceTerminatingCause: a create refused for this is no failure.
-const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 
 interface Namespace extends KubeObject {
   status?: { phase?: string };
@@ -40,15 +39,13 @@ export class ServiceAccountsController {
   private readonly namespaces: Informer<Namespace>;
   private readonly serviceAccounts: Informer;
   private readonly queue: WorkQueue<string>;
-  private readonly workers: number;
   private readonly ensure: readonly string[];
   private readonly onError: (err: unknown, namespace: string) => void;
-  private running: Promise<void>[] = [];
+  private readonly run: PerNamespaceRun;
 
   constructor(options: ServiceAccountsControllerOptions) {
     const clock = options.clock ?? realClock;
     this.client = options.client;
-    this.workers = options.workers ?? DEFAULT_WORKERS;
     this.ensure = options.serviceAccounts ?? DEFAULT_SERVICE_ACCOUNTS;
     this.onError = options.onError ?? ((err, ns) => console.error(`serviceaccounts controller: ${ns}:`, err));
     this.queue = new WorkQueue<string>({ clock });
@@ -62,45 +59,23 @@ export class ServiceAccountsController {
         if (this.ensure.includes(sa.metadata?.name ?? '')) this.queue.add(sa.metadata?.namespace ?? '');
       },
     });
+    this.run = new PerNamespaceRun({
+      namespaces: this.namespaces,
+      informers: [this.namespaces, this.serviceAccounts],
+      queue: this.queue,
+      sync: (namespace) => this.sync(namespace),
+      onError: (err, namespace) => this.onError(err, namespace),
+      workers: options.workers ?? DEFAULT_WORKERS,
+    });
   }
 
   /** Starts the informers and the workers; resolves once the existing namespaces are done once. */
-  async start(): Promise<void> {
-    this.namespaces.start();
-    this.serviceAccounts.start();
-    await Promise.all([this.namespaces.synced(), this.serviceAccounts.synced()]);
-    // The first pass runs here, so that pods can be made as soon as start() resolves.
-    for (const key of this.namespaces.keys()) {
-      try {
-        await this.sync(key);
-      } catch (err) {
-        this.onError(err, key);
-      }
-    }
-    for (let i = 0; i < this.workers; i++) this.running.push(this.worker());
+  start(): Promise<void> {
+    return this.run.start();
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    await Promise.all([this.namespaces.stop(), this.serviceAccounts.stop()]);
-    await Promise.all(this.running);
-    this.running = [];
-  }
-
-  private async worker(): Promise<void> {
-    for (;;) {
-      const key = await this.queue.get();
-      if (key === undefined) return;
-      try {
-        await this.sync(key);
-        this.queue.forget(key);
-      } catch (err) {
-        this.onError(err, key);
-        this.queue.addRateLimited(key);
-      } finally {
-        this.queue.done(key);
-      }
-    }
+  stop(): Promise<void> {
+    return this.run.stop();
   }
 
   /** syncNamespace: the missing ServiceAccounts of an Active namespace are created. */
@@ -114,9 +89,8 @@ export class ServiceAccountsController {
       try {
         await this.client.create(RESOURCES.serviceaccounts, namespace, { metadata: { name, namespace } });
       } catch (err) {
-        if (isApiError(err) && err.code === 409) continue;
-        const causes = isApiError(err) ? (err.status.details?.causes ?? []) : [];
-        if (causes.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE)) continue;
+        // Already there, or the namespace is going away: nothing to make.
+        if ((isApiError(err) && err.code === 409) || isNamespaceTerminating(err)) continue;
         failures.push(err);
       }
     }

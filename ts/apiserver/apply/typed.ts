@@ -10,7 +10,7 @@
  * a CRD version's `openAPIV3Schema` with a resolver that knows no refs works as well as the
  * built-in kinds' schemas (`typeOfKind`).
  */
-import { openApiDataIfLoaded, SCHEMA_REF_PREFIX, type Schema } from '../openapi/data.js';
+import { openApiDataIfLoaded, SCHEMA_REF_PREFIX, type Schema, schemaOfKind } from '../openapi/data.js';
 import type { Value } from './path.js';
 
 export type TypeNode = ScalarType | ListType | MapType | DeducedType;
@@ -49,24 +49,6 @@ export const DEDUCED: DeducedType = { kind: 'deduced' };
 export type RefResolver = (ref: string) => Schema | undefined;
 
 const noRefs: RefResolver = () => undefined;
-
-let kindIndex: Map<string, string> | undefined;
-
-/** The reference to a built-in kind's schema (its single `x-kubernetes-group-version-kind`). */
-function schemaOfKind(group: string, version: string, kind: string): Schema | undefined {
-  const data = openApiDataIfLoaded();
-  if (data === undefined) return undefined;
-  if (kindIndex === undefined) {
-    kindIndex = new Map();
-    for (const [name, schema] of Object.entries(data.schemas)) {
-      const gvks = schema['x-kubernetes-group-version-kind'] ?? [];
-      const g = gvks.length === 1 ? gvks[0] : undefined;
-      if (g !== undefined) kindIndex.set(`${g.group}/${g.version}/${g.kind}`, name);
-    }
-  }
-  const name = kindIndex.get(`${group}/${version}/${kind}`);
-  return name === undefined ? undefined : { $ref: `${SCHEMA_REF_PREFIX}${name}` };
-}
 
 /** The type of a property named `key` in a map type (declared field, else the element type). */
 export function fieldType(t: MapType, key: string): TypeNode | undefined {

@@ -19,11 +19,9 @@ import type { KubeObject, LabelSelectorRequirement, ObjectMeta } from '../../api
 import { newBadRequest, newInvalid, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
 import { validateLabelSelectorRequirement } from '../../api/validation/labels.js';
 import { ensureObjectNamespaceMatchesRequestNamespace } from '../../api/validation/request-namespace.js';
-import { parseJsonObject } from '../codec.js';
-import { checkUnknownFields } from '../field-validation.js';
 import type { ResourceInfo } from '../resources.js';
 import { jsonResponse } from '../response.js';
-import { checkOptions, checkTypeMeta, fieldValidation, metaOf, writeOptions } from '../rest.js';
+import { decodeCreateBody, metaOf } from '../rest.js';
 import type { Attributes, UserInfo } from './attributes.js';
 import type { AuthorizationResult, Authorizer, SubjectRules } from './authorizer.js';
 
@@ -662,11 +660,7 @@ export async function handleAccessReview(
   if (req.info.namespaced && req.namespace === '') throw newPathNotFound();
   if (method !== 'POST') throw newMethodNotAllowed();
 
-  const opts = writeOptions(req.query);
-  checkOptions('CreateOptions', opts);
-  const body = parseJsonObject(bodyText);
-  checkTypeMeta(req.info, body);
-  const warnings = checkUnknownFields(req.info, body, fieldValidation(opts));
+  const { body, warnings } = decodeCreateBody(req.info, req.query, bodyText);
   const meta = metaOf(body);
   ensureObjectNamespaceMatchesRequestNamespace(req.info.namespaced ? req.namespace : '', meta);
 

@@ -5,6 +5,7 @@
  * so a request only looks at the bindings that can name its user.
  */
 import type { Storage, StoredObject, Watch, WatchEvent } from '../../storage/storage.js';
+import { relistWithRetries } from '../relist.js';
 import type { UserInfo } from './attributes.js';
 import type { BindingObject, RoleObject, Subject } from './rbac-types.js';
 
@@ -240,21 +241,12 @@ export class RbacIndex {
         this.watches.delete(watch);
       }
       if (this.stopped) return;
-      // The store is unavailable (closing, or etcd away): a few tries, then the index stays as it is.
-      let relisted = false;
-      for (let attempt = 0; attempt < 5 && !relisted && !this.stopped; attempt++) {
-        try {
-          from = await this.relist(kind);
-          relisted = true;
-        } catch {
-          // An unref'd timer: a closed store must not keep the process alive.
-          await new Promise<void>((r) => {
-            const t: unknown = setTimeout(r, 200 * 2 ** attempt);
-            (t as { unref?: () => void }).unref?.();
-          });
-        }
-      }
-      if (!relisted) return;
+      const relisted = await relistWithRetries(
+        () => this.relist(kind),
+        () => this.stopped,
+      );
+      if (relisted === undefined) return;
+      from = relisted;
     }
   }
 }

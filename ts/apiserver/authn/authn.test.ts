@@ -6,21 +6,19 @@
 
 import * as x509 from '@peculiar/x509';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../sim/clock.js';
-import { WasmStorage } from '../../storage/wasm/wasm-storage.js';
-import { loadKubewasm } from '../../wasm/node.js';
+import type { VirtualClock } from '../../sim/clock.js';
 import { reconcileBootstrapPolicy } from '../auth/bootstrap-policy.js';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../certs.js';
-import { type ApiServer, createApiServer } from '../server.js';
+import type { ApiServer } from '../server.js';
 import {
   generateServiceAccountKeyPem,
   importServiceAccountKey,
   type ServiceAccountKey,
 } from '../service-account-jwt.js';
-import { parseTokenFile } from '../tokens.js';
+import { TOKEN, testRequest, testServer, UNAUTHORIZED } from '../test-support.js';
 import type { ConnectionInfo } from './connection.js';
 
-const ADMIN = 'admin-token';
+const ADMIN = TOKEN;
 const ALICE = 'alice-token';
 const START = Date.parse('2025-01-01T00:00:00Z');
 
@@ -45,31 +43,15 @@ beforeAll(async () => {
 });
 
 async function harness(options: { anonymousAuth?: boolean } = {}): Promise<Harness> {
-  const kubewasm = await loadKubewasm();
-  const clock = new VirtualClock(START);
-  const storage = new WasmStorage({ store: kubewasm.newStore(), clock });
-  const api = createApiServer({
-    storage,
-    clock,
-    tokens: parseTokenFile(`${ADMIN},admin,1,"system:masters"\n${ALICE},alice,2,"dev"\n`),
+  const { api, clock } = await testServer({
+    tokens: `${ALICE},alice,2,"dev"\n`,
     serviceAccountKey: saKey,
     clientCA: ca.certPem,
+    namespaces: ['default'],
     ...options,
   });
   const call: Harness['call'] = (method, path, opts = {}) =>
-    api.handle(
-      new Request(`https://kubewasm.test${path}`, {
-        method,
-        headers: {
-          ...(opts.token === undefined ? {} : { Authorization: `Bearer ${opts.token}` }),
-          ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          ...opts.headers,
-        },
-        ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
-      }),
-      opts.connection,
-    );
-  await call('POST', '/api/v1/namespaces', { token: ADMIN, body: { metadata: { name: 'default' } } });
+    api.handle(testRequest(method, path, opts), opts.connection);
   // The bootstrap roles: system:basic-user lets every authenticated user create a SelfSubjectReview.
   expect(await reconcileBootstrapPolicy((r) => api.handle(r), 'https://kubewasm.test', ADMIN)).toEqual([]);
   return { api, clock, call };
@@ -84,16 +66,6 @@ async function whoami(h: Harness, opts: Parameters<Harness['call']>[2] = {}): Pr
   const body = (await res.json()) as { status: { userInfo: Record<string, unknown> } };
   return body.status.userInfo;
 }
-
-const UNAUTHORIZED = {
-  kind: 'Status',
-  apiVersion: 'v1',
-  metadata: {},
-  status: 'Failure',
-  message: 'Unauthorized',
-  reason: 'Unauthorized',
-  code: 401,
-};
 
 async function expectUnauthorized(res: Response): Promise<void> {
   expect(res.status).toBe(401);

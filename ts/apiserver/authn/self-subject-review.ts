@@ -5,12 +5,10 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
-import { parseJsonObject } from '../codec.js';
-import { checkUnknownFields } from '../field-validation.js';
 import { rfc3339 } from '../names.js';
 import type { ResourceInfo } from '../resources.js';
 import { jsonResponse } from '../response.js';
-import { checkOptions, checkTypeMeta, fieldValidation, writeOptions } from '../rest.js';
+import { decodeCreateBody } from '../rest.js';
 import type { UserInfo } from '../tokens.js';
 
 export const AUTHENTICATION_GROUP = 'authentication.k8s.io';
@@ -44,11 +42,7 @@ export function handleSelfSubjectReview(
 ): Response {
   if (req.name !== '' || req.namespace !== '') throw newPathNotFound();
   if (method !== 'POST') throw newMethodNotAllowed();
-  const opts = writeOptions(req.query);
-  checkOptions('CreateOptions', opts);
-  const body = parseJsonObject(bodyText);
-  checkTypeMeta(req.info, body);
-  const warnings = checkUnknownFields(req.info, body, fieldValidation(opts));
+  const { warnings } = decodeCreateBody(req.info, req.query, bodyText);
   if (user === undefined) throw newBadRequest('no user present on request');
   const obj = {
     kind: 'SelfSubjectReview',

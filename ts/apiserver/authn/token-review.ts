@@ -5,10 +5,8 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newInternalError, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
-import { parseJsonObject } from '../codec.js';
-import { checkUnknownFields } from '../field-validation.js';
 import { jsonResponse } from '../response.js';
-import { checkOptions, checkTypeMeta, fieldValidation, writeOptions } from '../rest.js';
+import { decodeCreateBody } from '../rest.js';
 import type { RequestAuthenticator } from './authenticator.js';
 import { AUTHENTICATION_GROUP, type ReviewRequest, userInfoJson } from './self-subject-review.js';
 
@@ -28,11 +26,7 @@ export async function handleTokenReview(
 ): Promise<Response> {
   if (req.name !== '' || req.namespace !== '') throw newPathNotFound();
   if (method !== 'POST') throw newMethodNotAllowed();
-  const opts = writeOptions(req.query);
-  checkOptions('CreateOptions', opts);
-  const body = parseJsonObject(bodyText);
-  checkTypeMeta(req.info, body);
-  const warnings = checkUnknownFields(req.info, body, fieldValidation(opts));
+  const { body, warnings } = decodeCreateBody(req.info, req.query, bodyText);
   const spec: Obj = isObj(body.spec) ? body.spec : {};
   const token = typeof spec.token === 'string' ? spec.token : '';
   if (token === '') throw newBadRequest('token is required for TokenReview in authentication');

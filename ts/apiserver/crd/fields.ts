@@ -11,7 +11,7 @@ import { goQuote } from '../../api/go-format.js';
 import { newBadRequest, newInvalid } from '../../api/status.js';
 import type { FieldValidation } from '../field-validation.js';
 import type { ResourceInfo } from '../resources.js';
-import { applyDefaults, prune } from './schema-api.js';
+import { applyDefaults, OBJECT_META_FIELDS, prune } from './schema-api.js';
 
 /**
  * The unknown-field texts for `body` (pruned in place), defaults applied; throws for Strict.
@@ -37,33 +37,16 @@ export function checkCustomResourceFields(
   throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${detail}`);
 }
 
-// metav1.ObjectMeta's JSON fields (k8s.io/apimachinery/pkg/apis/meta/v1/types.go): the decoder
-// keeps only these under metadata (schemaobjectmeta.Coerce with dropInvalidFields).
-const OBJECT_META_FIELDS = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
-
-/** Drops the metadata fields ObjectMeta does not have; their paths (`metadata.foo`). */
+/**
+ * Drops the metadata fields ObjectMeta does not have; their paths (`metadata.foo`). The decoder
+ * keeps only ObjectMeta's fields under metadata (schemaobjectmeta.Coerce with dropInvalidFields).
+ */
 function pruneObjectMeta(body: Record<string, unknown>): string[] {
   const meta = body.metadata;
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return [];
   const out: string[] = [];
   for (const k of Object.keys(meta)) {
-    if (OBJECT_META_FIELDS.has(k)) continue;
+    if (OBJECT_META_FIELDS.includes(k)) continue;
     delete (meta as Record<string, unknown>)[k];
     out.push(`metadata.${k}`);
   }

@@ -8,6 +8,7 @@
  * `fieldValidation` on the patch operation.
  */
 import { type OpenApiData, SCHEMA_REF_PREFIX, type Schema } from '../openapi/data.js';
+import { hashText, reachableSchemas, SECURITY_SCHEMES } from '../openapi/documents.js';
 import type { ResourceInfo } from '../resources.js';
 import { definitionName, openApiV3ListSchema, openApiV3Schema } from './schema-api.js';
 
@@ -82,48 +83,22 @@ function paths(info: ResourceInfo): Record<string, Record<string, unknown>> {
     ),
     required: true,
   };
+  // An object's get, put and patch: the item path's and its status subresource's.
+  const objectOps = () => ({
+    get: operation(info, 'get', { responses: ok }),
+    put: operation(info, 'put', { parameters: write, requestBody: body, responses: ok }),
+    patch: operation(info, 'patch', { parameters: [...write, QUERY('force')], requestBody: patchBody, responses: ok }),
+  });
   const out: Record<string, Record<string, unknown>> = {
     [collection]: {
       get: operation(info, 'list', { parameters: [QUERY('labelSelector'), QUERY('fieldSelector'), QUERY('watch')] }),
       post: operation(info, 'post', { parameters: write, requestBody: body, responses: ok }),
       delete: operation(info, 'deletecollection'),
     },
-    [`${collection}/{name}`]: {
-      get: operation(info, 'get', { responses: ok }),
-      put: operation(info, 'put', { parameters: write, requestBody: body, responses: ok }),
-      patch: operation(info, 'patch', {
-        parameters: [...write, QUERY('force')],
-        requestBody: patchBody,
-        responses: ok,
-      }),
-      delete: operation(info, 'delete'),
-    },
+    [`${collection}/{name}`]: { ...objectOps(), delete: operation(info, 'delete') },
   };
-  if (info.statusOnSubresource) {
-    out[`${collection}/{name}/status`] = {
-      get: operation(info, 'get', { responses: ok }),
-      put: operation(info, 'put', { parameters: write, requestBody: body, responses: ok }),
-      patch: operation(info, 'patch', {
-        parameters: [...write, QUERY('force')],
-        requestBody: patchBody,
-        responses: ok,
-      }),
-    };
-  }
+  if (info.statusOnSubresource) out[`${collection}/{name}/status`] = objectOps();
   return out;
-}
-
-/** Every `$ref` target name in a value. */
-function collectRefs(value: unknown, out: Set<string>): void {
-  if (Array.isArray(value)) {
-    for (const v of value) collectRefs(v, out);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === '$ref' && typeof v === 'string' && v.startsWith(SCHEMA_REF_PREFIX))
-        out.add(v.slice(SCHEMA_REF_PREFIX.length));
-      else collectRefs(v, out);
-    }
-  }
 }
 
 /** The document of one custom resource group version, or undefined when nothing is served there. */
@@ -138,21 +113,7 @@ export function customOpenApiDocument(data: OpenApiData, custom: readonly Resour
     Object.assign(docPaths, paths(info));
   }
   // The meta schemas the kinds reach, transitively.
-  const queue = [OBJECT_META, LIST_META, PATCH];
-  const seen = new Set(queue);
-  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
-    const schema = data.schemas[name];
-    if (schema === undefined) continue;
-    schemas[name] = schema;
-    const refs = new Set<string>();
-    collectRefs(schema, refs);
-    for (const r of refs) {
-      if (!seen.has(r)) {
-        seen.add(r);
-        queue.push(r);
-      }
-    }
-  }
+  Object.assign(schemas, reachableSchemas(data, [OBJECT_META, LIST_META, PATCH]));
   const sorted = Object.fromEntries(
     Object.keys(schemas)
       .sort()
@@ -164,28 +125,9 @@ export function customOpenApiDocument(data: OpenApiData, custom: readonly Resour
     paths: docPaths,
     components: {
       schemas: sorted,
-      securitySchemes: {
-        BearerToken: {
-          description: 'Bearer Token authentication',
-          in: 'header',
-          name: 'authorization',
-          type: 'apiKey',
-        },
-      },
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
-}
-
-/** FNV-1a over the text with two seeds: 16 hex digits that change whenever the document does. */
-function hashText(text: string): string {
-  let a = 2166136261;
-  let b = 0x811c9dc5 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 16777619) >>> 0;
-    b = Math.imul(b ^ c, 16777619) >>> 0;
-  }
-  return (a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0')).toUpperCase();
 }
 
 /** The index entries of the custom resource group versions (`apis/<g>/<v>` → its URL with a hash). */

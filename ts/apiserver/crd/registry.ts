@@ -5,6 +5,7 @@
  * handed to `onChange` (the in-server controllers, controllers.ts).
  */
 import type { Storage, StoredObject, Watch, WatchEvent } from '../../storage/storage.js';
+import { relistWithRetries } from '../relist.js';
 import type { CustomResourceLookup, ResourceInfo } from '../resources.js';
 import { servedResourcesOf } from './served.js';
 import type { Crd } from './types.js';
@@ -166,19 +167,12 @@ export class CrdRegistry implements CustomResourceLookup {
         watch.stop();
       }
       if (this.stopped) return;
-      let relisted = false;
-      for (let attempt = 0; attempt < 5 && !relisted && !this.stopped; attempt++) {
-        try {
-          from = await this.relist();
-          relisted = true;
-        } catch {
-          await new Promise<void>((r) => {
-            const t: unknown = setTimeout(r, 200 * 2 ** attempt);
-            (t as { unref?: () => void }).unref?.();
-          });
-        }
-      }
-      if (!relisted) return;
+      const relisted = await relistWithRetries(
+        () => this.relist(),
+        () => this.stopped,
+      );
+      if (relisted === undefined) return;
+      from = relisted;
     }
   }
 }

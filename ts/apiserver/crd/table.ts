@@ -6,7 +6,7 @@
  * without columns gets Age (serveDefaultColumnsIfEmpty).
  */
 import type { KubeObject, Table, TableColumnDefinition } from '../../api/meta.js';
-import { humanDuration } from '../tables/column.js';
+import { humanDuration, tableOf } from '../tables/column.js';
 import { findResults, parseJsonPath, printText } from './jsonpath.js';
 import type { CrdColumn } from './types.js';
 
@@ -83,17 +83,10 @@ export function customTable(
   objects: readonly KubeObject[],
   options: { now: number; noHeaders?: boolean; resourceVersion?: string; continue?: string },
 ): Table {
-  const metadata: Table['metadata'] = {};
-  if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
-  if (options.continue !== undefined) metadata.continue = options.continue;
-  return {
-    kind: 'Table',
-    apiVersion: 'meta.k8s.io/v1',
-    metadata,
-    columnDefinitions: options.noHeaders ? [] : customColumnDefinitions(columns),
-    rows: objects.map((o) => ({
-      cells: customRowCells(columns, o as Obj, options.now),
-      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} },
-    })),
-  };
+  return tableOf(
+    customColumnDefinitions(columns),
+    objects,
+    (o) => customRowCells(columns, o as Obj, options.now),
+    options,
+  );
 }

@@ -68,3 +68,26 @@ export function loadOpenApiData(): Promise<OpenApiData> {
 export function openApiDataIfLoaded(): OpenApiData | undefined {
   return loaded;
 }
+
+let kindIndex: Map<string, string> | undefined;
+
+/**
+ * The schema of a group/version/kind (`x-kubernetes-group-version-kind`) as a reference
+ * (`{$ref: '#/components/schemas/io.k8s.api.apps.v1.Deployment'}`), once the data is loaded.
+ */
+export function schemaOfKind(group: string, version: string, kind: string): Schema | undefined {
+  const data = openApiDataIfLoaded();
+  if (data === undefined) return undefined;
+  if (kindIndex === undefined) {
+    kindIndex = new Map();
+    for (const [name, schema] of Object.entries(data.schemas)) {
+      const gvks = schema['x-kubernetes-group-version-kind'] ?? [];
+      // Shared meta types (DeleteOptions, WatchEvent) list every group: only single-kind schemas are kinds.
+      if (gvks.length !== 1) continue;
+      const g = gvks[0] as { group: string; version: string; kind: string };
+      kindIndex.set(`${g.group}/${g.version}/${g.kind}`, name);
+    }
+  }
+  const name = kindIndex.get(`${group}/${version}/${kind}`);
+  return name === undefined ? undefined : { $ref: `${SCHEMA_REF_PREFIX}${name}` };
+}

@@ -26,7 +26,7 @@ export interface OpenApiDocument {
 }
 
 // The security scheme every Kubernetes v3 document declares (api/openapi-spec/v3/*_openapi.json).
-const SECURITY_SCHEMES = {
+export const SECURITY_SCHEMES = {
   BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' },
 };
 
@@ -62,6 +62,28 @@ function collectRefs(value: unknown, out: Set<string>): void {
       }
     }
   }
+}
+
+/** The schemas named in `roots` and every one they reach through `$ref`, in name order as kube-apiserver lists them. */
+export function reachableSchemas(data: OpenApiData, roots: Iterable<string>): Record<string, Schema> {
+  const names = new Set(roots);
+  const queue = [...names];
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    const found = new Set<string>();
+    collectRefs(data.schemas[name], found);
+    for (const n of found) {
+      if (!names.has(n)) {
+        names.add(n);
+        queue.push(n);
+      }
+    }
+  }
+  const schemas: Record<string, Schema> = {};
+  for (const name of [...names].sort()) {
+    const schema = data.schemas[name];
+    if (schema !== undefined) schemas[name] = schema;
+  }
+  return schemas;
 }
 
 function expandOperation(data: OpenApiData, op: StoredOperation): Record<string, unknown> {
@@ -108,25 +130,10 @@ export function buildDocument(data: OpenApiData, key: string): OpenApiDocument |
       },
     };
   }
-  // The schemas the paths reach, transitively, in name order as kube-apiserver lists them.
-  const names = new Set<string>();
-  collectRefs(paths, names);
-  const queue = [...names];
-  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
-    const found = new Set<string>();
-    collectRefs(data.schemas[name], found);
-    for (const n of found) {
-      if (!names.has(n)) {
-        names.add(n);
-        queue.push(n);
-      }
-    }
-  }
-  const schemas: Record<string, Schema> = {};
-  for (const name of [...names].sort()) {
-    const schema = data.schemas[name];
-    if (schema !== undefined) schemas[name] = schema;
-  }
+  // The schemas the paths reach, transitively.
+  const roots = new Set<string>();
+  collectRefs(paths, roots);
+  const schemas = reachableSchemas(data, roots);
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: VERSION_INFO.gitVersion },
@@ -136,7 +143,7 @@ export function buildDocument(data: OpenApiData, key: string): OpenApiDocument |
 }
 
 /** FNV-1a over the text with two seeds: 16 hex digits that change whenever the document does. */
-function hashText(text: string): string {
+export function hashText(text: string): string {
   let a = 2166136261;
   let b = 0x811c9dc5 ^ 0x5bd1e995;
   for (let i = 0; i < text.length; i++) {

@@ -1,6 +1,7 @@
 /**
  * The pod spec defaults every kind with a pod template gets (SetDefaults_PodSpec, _Container,
- * _ContainerPort, _PersistentVolumeClaim in pkg/apis/core/v1/defaults.go, v1.32).
+ * _ContainerPort, _PersistentVolumeClaim in pkg/apis/core/v1/defaults.go, v1.32), and those only a
+ * Pod gets (SetDefaults_Pod).
  */
 import { child, children, isObj, type Obj } from './util.js';
 
@@ -43,5 +44,34 @@ export function applyClaimTemplateDefaults(spec: Obj): void {
   for (const claim of children(spec, 'volumeClaimTemplates')) {
     child(claim, 'spec').volumeMode ??= 'Filesystem';
     child(claim, 'status').phase ??= 'Pending';
+  }
+}
+
+/**
+ * SetDefaults_Pod (a Pod, never a template): requests default to the limits given, per container
+ * and init container; enableServiceLinks true; with hostNetwork, each port's hostPort defaults to
+ * its containerPort. (The resize policy and pod-level requests follow alpha gates, off in 1.32.)
+ */
+export function applyPodDefaults(spec: Obj): void {
+  for (const list of [spec.containers, spec.initContainers]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      if (!isObj(c)) continue;
+      const resources = c.resources;
+      if (!isObj(resources) || !isObj(resources.limits)) continue;
+      const requests = child(resources, 'requests');
+      for (const [name, value] of Object.entries(resources.limits)) {
+        if (!Object.hasOwn(requests, name)) requests[name] = value;
+      }
+    }
+  }
+  spec.enableServiceLinks ??= true;
+  if (spec.hostNetwork !== true) return;
+  for (const list of [spec.containers, spec.initContainers]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      if (!isObj(c) || !Array.isArray(c.ports)) continue;
+      for (const p of c.ports) if (isObj(p) && (p.hostPort ?? 0) === 0) p.hostPort = p.containerPort;
+    }
   }
 }

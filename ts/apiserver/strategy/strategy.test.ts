@@ -218,6 +218,39 @@ describe('v1 defaults and create strategies of the workload kinds', () => {
 });
 
 describe('v1 defaults of the other kinds', () => {
+  it('Pod: requests default to the limits given (containers and init containers), hostNetwork ports get hostPort', async () => {
+    const resources = { limits: { cpu: '500m', memory: '1Gi' }, requests: { memory: '512Mi' } };
+    const { obj } = await create(`/api/v1${NS}/pods`, {
+      metadata: { name: 'p' },
+      spec: {
+        hostNetwork: true,
+        initContainers: [{ name: 'i', image: 'busybox:1.36', resources: { limits: { cpu: '1' } } }],
+        containers: [{ name: 'c', image: 'nginx:1.27', resources, ports: [{ containerPort: 8080 }] }],
+      },
+    });
+    const spec = obj.spec as { containers: Record<string, unknown>[]; initContainers: Record<string, unknown>[] };
+    expect(spec.containers[0]?.resources).toEqual({
+      limits: { cpu: '500m', memory: '1Gi' },
+      requests: { cpu: '500m', memory: '512Mi' },
+    });
+    expect(spec.initContainers[0]?.resources).toEqual({ limits: { cpu: '1' }, requests: { cpu: '1' } });
+    expect(spec.containers[0]?.ports).toEqual([{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }]);
+    expect((obj.spec as Record<string, unknown>).enableServiceLinks).toBe(true);
+  });
+
+  it('Pod template: no requests from limits (SetDefaults_Pod is for Pods only)', async () => {
+    const resources = { limits: { cpu: '500m' } };
+    const { obj } = await create(`/apis/apps/v1${NS}/replicasets`, {
+      metadata: { name: 'r' },
+      spec: {
+        selector,
+        template: { ...template, spec: { containers: [{ name: 'c', image: 'nginx:1.27', resources }] } },
+      },
+    });
+    const spec = (obj.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec;
+    expect(spec.containers[0]?.resources).toEqual(resources);
+  });
+
   it('HPA v2: minReplicas 1, a cpu 80% metric, behavior filled in only when set', async () => {
     const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
     const { obj } = await create(`/apis/autoscaling/v2${NS}/horizontalpodautoscalers`, {

@@ -5,7 +5,7 @@
  * types_swagger_doc_generated.go), or the printer's own literal text.
  */
 import { labelSelectorAsSelector } from '../../api/labels/label-selector.js';
-import type { LabelSelector, TableColumnDefinition } from '../../api/meta.js';
+import type { KubeObject, LabelSelector, Table, TableColumnDefinition } from '../../api/meta.js';
 
 export type Obj = Record<string, unknown>;
 export const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -38,6 +38,31 @@ export const col = (
 /** A `-o wide` column (priority 1). */
 export const wide = (name: string, type: string, description: string, cell: (o: Obj, now: number) => unknown): Column =>
   col(name, type, description, cell, '', 1);
+
+/**
+ * The Table of `objects`, one row of `cells` each (rows carry PartialObjectMetadata, as
+ * MetaToTableRow makes them); no column definitions with `noHeaders`.
+ */
+export function tableOf(
+  columns: readonly TableColumnDefinition[],
+  objects: readonly KubeObject[],
+  cells: (o: KubeObject) => unknown[],
+  options: { noHeaders?: boolean; resourceVersion?: string; continue?: string },
+): Table {
+  const metadata: Table['metadata'] = {};
+  if (options.resourceVersion !== undefined) metadata.resourceVersion = options.resourceVersion;
+  if (options.continue !== undefined) metadata.continue = options.continue;
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata,
+    columnDefinitions: options.noHeaders ? [] : [...columns],
+    rows: objects.map((o) => ({
+      cells: cells(o),
+      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} },
+    })),
+  };
+}
 
 /** metav1.ObjectMeta SwaggerDoc "name", first sentence. */
 export const NAME_DESCRIPTION = 'Name must be unique within a namespace.';

@@ -20,7 +20,7 @@ export interface CoerceResult {
 }
 
 // ObjectMeta's JSON fields (k8s.io/apimachinery/pkg/apis/meta/v1 types.go), in struct order.
-const OBJECT_META_FIELDS = [
+export const OBJECT_META_FIELDS: readonly string[] = [
   'name',
   'generateName',
   'namespace',
