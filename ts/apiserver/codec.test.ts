@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonObject } from './codec.js';
+import type { KubeObject } from '../api/meta.js';
+import { encodeStored, parseJsonObject, storedAnswer } from './codec.js';
 import { MAX_NESTING_DEPTH, scanJson } from './go-json.js';
+import { jsonResponse } from './response.js';
 
 const deep = (n: number): string => `${'['.repeat(n)}1${']'.repeat(n)}`;
 const message = (text: string): string => {
@@ -28,5 +30,20 @@ describe('parseJsonObject (native parse first, Go scan for what it refuses)', ()
 
   it('does not count brackets inside strings', () => {
     expect(message(`{"a":"${'['.repeat(MAX_NESTING_DEPTH + 1)}\\"["}`)).toBe('ok');
+  });
+});
+
+describe('storedAnswer (answered with the stored text, not stringified again)', () => {
+  const objects: Record<string, unknown>[] = [
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: {} }, spec: { containers: [] } },
+    { kind: 'ConfigMap', metadata: {}, data: { a: 'b' }, gone: undefined, apiVersion: 'v1' },
+    { data: { metadata: '}' }, metadata: { name: 'x', resourceVersion: '9', annotations: { a: '"{' } } },
+    { spec: { f: () => 1, d: new Date(0) }, metadata: { uid: 'u' } },
+  ];
+  it.each(objects)('gives JSON.stringify of the answer', async (obj) => {
+    const written = encodeStored(obj as KubeObject);
+    const answer = storedAnswer(written, { value: written.bytes, revision: 42n });
+    expect(await jsonResponse(201, answer).text()).toBe(JSON.stringify(answer));
+    expect(answer.metadata?.resourceVersion).toBe('42');
   });
 });

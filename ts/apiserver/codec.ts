@@ -10,6 +10,7 @@ import { newBadRequest, StatusError } from '../api/status.js';
 import type { StoredObject } from '../storage/storage.js';
 import { withRawJson } from './field-validation.js';
 import { MAX_NESTING_DEPTH, scanJson } from './go-json.js';
+import { withJsonText } from './response.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -47,6 +48,26 @@ export function encodeForStorage(obj: KubeObject): Uint8Array {
 export interface Encoded {
   bytes: Uint8Array;
   stored: KubeObject;
+  /** The JSON text of `stored` (what `bytes` encode). */
+  text: string;
+  /** Where in `text` the closing brace of `metadata` is (storedAnswer puts resourceVersion before it). */
+  metaEnd: number;
+}
+
+/**
+ * JSON.stringify of a plain object, one top-level field at a time so that the end of its
+ * `metadata` is known: the same text (fields whose value JSON leaves out are left out).
+ */
+function stringifyTopLevel(obj: KubeObject): { text: string; metaEnd: number } {
+  let text = '{';
+  let metaEnd = -1;
+  for (const [field, value] of Object.entries(obj)) {
+    const json = JSON.stringify(value) as string | undefined;
+    if (json === undefined) continue;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(field)}:${json}`;
+    if (field === 'metadata') metaEnd = text.length - 1;
+  }
+  return { text: `${text}}`, metaEnd };
 }
 
 /**
@@ -86,7 +107,8 @@ export function encodeStored(obj: KubeObject): Encoded {
   // Anything else (a custom resource's pruned metadata never has more) keeps its place after them.
   for (const [field, v] of Object.entries(given)) if (!IN_ORDER.has(field)) meta[field] = v;
   const stored: KubeObject = { ...obj, metadata: meta as ObjectMeta };
-  return { bytes: encoder.encode(JSON.stringify(stored)), stored };
+  const { text, metaEnd } = stringifyTopLevel(stored);
+  return { bytes: encoder.encode(text), stored, text, metaEnd };
 }
 
 /**
@@ -98,7 +120,16 @@ export function encodeStored(obj: KubeObject): Encoded {
 export function storedAnswer(written: Encoded, stored: Pick<StoredObject, 'value' | 'revision'>): KubeObject {
   if (stored.value !== written.bytes) return decodeStored(stored);
   const obj = written.stored;
-  return { ...obj, metadata: { ...(obj.metadata ?? {}), resourceVersion: String(stored.revision) } };
+  const resourceVersion = String(stored.revision);
+  const answer = { ...obj, metadata: { ...(obj.metadata ?? {}), resourceVersion } };
+  // Its JSON is the stored text with resourceVersion last in metadata: jsonResponse need not
+  // stringify it again.
+  const { text, metaEnd } = written;
+  if (metaEnd > 0) {
+    const field = `${text[metaEnd - 1] === '{' ? '' : ','}"resourceVersion":${JSON.stringify(resourceVersion)}`;
+    withJsonText(answer, `${text.slice(0, metaEnd)}${field}${text.slice(metaEnd)}`);
+  }
+  return answer;
 }
 
 /** The Go type DefaultMetaFactory.Interpret decodes into (apimachinery runtime/serializer/json/meta.go). */

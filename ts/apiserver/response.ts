@@ -95,6 +95,15 @@ export function bufferedBody(response: Response): string | undefined {
   return response instanceof TextResponse ? response.unread() : undefined;
 }
 
+/** Objects whose JSON text is known already (codec.ts storedAnswer: a write's stored text). */
+const knownJson = new WeakMap<object, string>();
+
+/** Marks `obj`'s JSON.stringify text as `text`, for jsonResponse; `obj` must not change afterwards. */
+export function withJsonText<T extends object>(obj: T, text: string): T {
+  knownJson.set(obj, text);
+  return obj;
+}
+
 /** Lists longer than this are sent as a stream of STREAM_ITEMS-item chunks. */
 const STREAM_ITEMS = 1000;
 
@@ -113,7 +122,8 @@ export function jsonResponse(
   for (const w of options.warnings ?? []) headers.push(['Warning', `299 - ${JSON.stringify(w)}`]);
   const items = longItems(body);
   if (items !== undefined) return new Response(listStream(body as object, items), { status, headers });
-  return new TextResponse(JSON.stringify(body), { status, headers });
+  const text = body !== null && typeof body === 'object' ? knownJson.get(body) : undefined;
+  return new TextResponse(text ?? JSON.stringify(body), { status, headers });
 }
 
 function longItems(body: unknown): unknown[] | undefined {

@@ -139,11 +139,34 @@ describe('create', () => {
   it('answers 400 for a kind or apiVersion that does not match the URL, or a namespace mismatch', async () => {
     const { json } = await testServer();
     expect((await json('POST', CM, { ...cm('x'), kind: 'Secret' })).status).toBe(400);
-    const gv = await json('POST', CM, { ...cm('x'), apiVersion: 'apps/v1' });
-    expect(gv.body).toMatchObject({
-      reason: 'BadRequest',
-      message: 'the API version in the data (apps/v1) does not match the expected API version (v1)',
-    });
+    const scheme = 'in scheme "pkg/api/legacyscheme/scheme.go:30"';
+    const cases: [path: string, apiVersion: string, kind: string, message: string][] = [
+      // The scheme has no apps/v1 ConfigMap (runtime.Scheme.New → transformDecodeError).
+      [
+        CM,
+        'apps/v1',
+        'ConfigMap',
+        `ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" ${scheme}`,
+      ],
+      // A kind written in lower case, as people do (the text real clusters answer).
+      [
+        '/api/v1/namespaces/team-a/pods',
+        'v1',
+        'pod',
+        `pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" ${scheme}`,
+      ],
+      // The URL's kind in a version the scheme still knows decodes, then is refused for its version.
+      [
+        '/apis/apps/v1/namespaces/team-a/deployments',
+        'apps/v1beta1',
+        'Deployment',
+        'the API version in the data (apps/v1beta1) does not match the expected API version (apps/v1)',
+      ],
+    ];
+    for (const [path, apiVersion, kind, message] of cases) {
+      const res = await json('POST', path, { apiVersion, kind, metadata: { name: 'x' } });
+      expect(res.body).toMatchObject({ code: 400, reason: 'BadRequest', message });
+    }
     const ns = await json('POST', CM, { metadata: { name: 'x', namespace: 'default' } });
     expect(ns.body.message).toBe(
       'the namespace of the provided object does not match the namespace sent on the request',

@@ -18,8 +18,8 @@ export async function bench(args: string[]): Promise<number> {
   let flags: Flags;
   try {
     // Flags go to every suite; each reads the ones it knows (`--workload NAME`: bench sched;
-    // `--quick`: bench api's short development runs).
-    flags = parseFlags(args, { workload: 'string', quick: 'boolean' });
+    // `--quick`: bench api's short development runs; `--watch-events N`: bench api's watch rows).
+    flags = parseFlags(args, { workload: 'string', quick: 'boolean', 'watch-events': 'string' });
   } catch (err) {
     console.error(`kubewasm bench: ${err instanceof Error ? err.message : String(err)}`);
     return 2;

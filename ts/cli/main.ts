@@ -8,7 +8,7 @@ const USAGE = `usage: kubewasm <command>
 commands:
   bench [suite…]   run benchmarks side by side (suites: store, cgroup, sched, api); results in bench/results/
                    sched: --workload NAME runs one scheduler_perf workload (or "memory")
-                   api: --quick for short runs at small sizes
+                   api: --quick for short runs at small sizes, --watch-events N for the watch rows
   snapshot save|restore|status   back up and restore a data directory's store
   up [--data-dir DIR] [--port PORT]   serve the Kubernetes API on https://127.0.0.1:PORT (kubeconfig in DIR)
   version          print the version

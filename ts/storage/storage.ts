@@ -104,9 +104,17 @@ export interface WatchOptions {
  */
 export interface Watch extends AsyncIterable<WatchEvent[]> {
   stop(): void;
+  /** The revision of the last event handed to the consumer's queue (taken out or not); 0n before any. */
+  queuedRevision?(): bigint;
 }
 
 export interface Storage {
+  /**
+   * True when a write's watch events are in their watches' queues (queuedRevision) by the time the
+   * write resolves — an in-process store — so a consumer that has taken everything queued has seen
+   * every finished write.
+   */
+  readonly queuesWatchesOnCommit?: boolean;
   /** The store's latest revision (a quorum read). */
   currentRevision(): Promise<bigint>;
   create(key: string, value: Uint8Array, options?: CreateOptions): Promise<StoredObject>;

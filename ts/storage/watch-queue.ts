@@ -43,6 +43,10 @@ export class WatchQueue implements Watch {
     return true;
   }
 
+  queuedRevision(): bigint {
+    return this.lastRevision;
+  }
+
   /** Ends the watch with one ERROR event after what is already queued. */
   fail(error: StorageError): void {
     if (this.ended) return;

@@ -1,13 +1,15 @@
 /**
  * What the admission plugins are given (kube-apiserver's admission initializers hand them informers
  * and a client): reads of the stored objects they consult — ServiceAccounts, LimitRanges,
- * PriorityClasses, Namespaces — straight from storage, which is what a synced informer would hold.
+ * PriorityClasses, Namespaces — from the lister kept from a storage watch (lister.ts), which answers
+ * as a storage read would.
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
 import { decodeStored } from '../codec.js';
 import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../resources.js';
+import { storedLister } from './lister.js';
 
 export interface AdmissionDeps {
   storage: Storage;
@@ -29,7 +31,7 @@ export async function getStored<T extends KubeObject = KubeObject>(
   namespace: string,
   name: string,
 ): Promise<T | undefined> {
-  const stored = await deps.storage.get(objectKey(served(...gvr), namespace, name), { ignoreNotFound: true });
+  const stored = await storedLister(deps.storage).get(objectKey(served(...gvr), namespace, name));
   return stored === undefined ? undefined : (decodeStored(stored) as T);
 }
 
@@ -39,8 +41,8 @@ export async function listStored<T extends KubeObject = KubeObject>(
   gvr: readonly [group: string, version: string, resource: string],
   namespace: string,
 ): Promise<T[]> {
-  const page = await deps.storage.list(collectionPrefix(served(...gvr), namespace));
-  return page.items.map((s) => decodeStored(s) as T);
+  const items = await storedLister(deps.storage).list(collectionPrefix(served(...gvr), namespace));
+  return items.map((s) => decodeStored(s) as T);
 }
 
 export const realSleep = (ms: number): Promise<void> =>

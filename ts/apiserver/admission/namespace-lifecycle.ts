@@ -12,6 +12,7 @@ import { decodeStored } from '../codec.js';
 import { isNamespaceResource } from '../namespace-lifecycle.js';
 import { admissionForbidden } from './chain.js';
 import type { AdmissionDeps } from './deps.js';
+import { storedLister } from './lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 // lifecycle.PluginName.
@@ -60,7 +61,7 @@ export function namespaceLifecyclePlugin(deps: AdmissionDeps): AdmissionPlugin {
       // Cluster-scoped objects, namespaces themselves and deletes of anything else go through.
       if (a.namespace === '' || !a.info.namespaced || namespaceKind) return;
       if (a.operation === 'DELETE' || isAccessReview(a)) return;
-      const ns = await deps.storage.get(`/registry/namespaces/${a.namespace}`, { ignoreNotFound: true });
+      const ns = await storedLister(deps.storage).get(`/registry/namespaces/${a.namespace}`);
       if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, a.namespace);
       if (a.operation !== 'CREATE' || !isTerminating(deps.storage, a.namespace, ns)) return;
       const err = admissionForbidden(

@@ -78,6 +78,8 @@ function toObject(kv: KeyValue): StoredObject {
 }
 
 export class WasmStorage implements Storage {
+  /** Every commit hands its events to the watch queues before the write resolves (drain). */
+  readonly queuesWatchesOnCommit = true;
   private readonly store: MvccStore;
   private readonly log: WriteAheadLog | undefined;
   private readonly clock: Clock;

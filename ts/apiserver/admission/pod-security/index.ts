@@ -1,14 +1,16 @@
 /**
  * The PodSecurity admission plugin (plugin/pkg/admission/security/podsecurity/admission.go): a
  * validating plugin on CREATE and UPDATE of pods, namespaces and the workload resources with a pod
- * template. It reads namespaces and pods straight from storage (kube-apiserver reads its informer
- * caches, falling back to a live read for a namespace it has not seen yet). Warnings become
+ * template. It reads namespaces through the admission lister (../lister.ts: its cache when current,
+ * else storage) and pods from storage (kube-apiserver reads its informer caches, falling back to a
+ * live read for a namespace it has not seen yet). Warnings become
  * `Warning` headers; audit annotations have no audit log to go to and are dropped.
  */
 import { type Clock, realClock } from '../../../sim/clock.js';
 import type { Storage } from '../../../storage/storage.js';
 import { decodeStored } from '../../codec.js';
 import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../../resources.js';
+import { storedLister } from '../lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types.js';
 import { isPodSpecResource, PodSecurityAdmission, type PodSecurityRequest } from './admission.js';
 import { newEvaluator } from './registry.js';
@@ -32,7 +34,7 @@ export function podSecurityPlugin(deps: { storage: Storage; clock?: Clock }): Ad
   const clock = deps.clock ?? realClock;
   const admission = new PodSecurityAdmission(newEvaluator(), {
     async getNamespaceLabels(name) {
-      const stored = await storage.get(objectKey(namespaces, '', name), { ignoreNotFound: true });
+      const stored = await storedLister(storage).get(objectKey(namespaces, '', name));
       if (stored === undefined) return undefined;
       const labels = decodeStored(stored).metadata?.labels;
       return isObj(labels) ? (labels as Record<string, string>) : {};

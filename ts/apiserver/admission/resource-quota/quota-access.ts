@@ -2,12 +2,14 @@
  * The quota accessor (resource_access.go): the quotas of a namespace, and status.used written back
  * with a compare-and-swap on the revision the usage was computed from — a quota changed in the
  * meantime answers 409 Conflict, as UpdateStatus with a stale resourceVersion does. The quotas are
- * read from storage each time (Kubernetes reads an informer's cache and falls back to a live list).
+ * read through the admission lister (../lister.ts: the cache when it is current, else storage), as
+ * Kubernetes reads an informer's cache; the write is always the compare-and-swap on storage.
  */
 import { newConflict, newNotFound } from '../../../api/status.js';
 import { StorageError } from '../../../storage/errors.js';
 import type { Storage } from '../../../storage/storage.js';
 import { decodeForRewrite, decodeStored, encodeForStorage } from '../../codec.js';
+import { storedLister } from '../lister.js';
 import { isObj } from './pod-resources.js';
 import { type Quota, quotaFrom } from './quota.js';
 import { resourceListJson } from './resource-list.js';
@@ -21,13 +23,13 @@ export class QuotaAccessor {
 
   /** GetQuotas: every quota of the namespace, as stored now. */
   async getQuotas(namespace: string): Promise<Quota[]> {
-    const { items } = await this.storage.list(`/registry/resourcequotas/${namespace}/`);
+    const items = await storedLister(this.storage).list(`/registry/resourcequotas/${namespace}/`);
     return items.map((item) => quotaFrom(decodeStored(item) as Record<string, unknown>, item.revision));
   }
 
   /** Whether the namespace has any quota (one key is enough). */
   async hasQuotas(namespace: string): Promise<boolean> {
-    const { items } = await this.storage.list(`/registry/resourcequotas/${namespace}/`, { limit: 1 });
+    const items = await storedLister(this.storage).list(`/registry/resourcequotas/${namespace}/`);
     return items.length > 0;
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { StatusError } from '../../../api/status.js';
 import { VirtualClock } from '../../../sim/clock.js';
 import { WasmStorage } from '../../../storage/wasm/wasm-storage.js';
@@ -7,7 +7,7 @@ import { decodeStored, encodeForStorage } from '../../codec.js';
 import { findResource, type ResourceInfo } from '../../resources.js';
 import type { AdmissionAttributes, Operation } from '../types.js';
 import { resourceQuotaPlugin } from './index.js';
-import { quotaKey } from './quota-access.js';
+import { QuotaAccessor, quotaKey } from './quota-access.js';
 
 type Obj = Record<string, unknown>;
 
@@ -187,12 +187,11 @@ describe('ResourceQuota admission', () => {
   });
 
   it('a waiter gives up after 10 seconds with an InternalError', async () => {
-    const { storage, clock, plugin, putQuota } = await setup();
+    const { clock, plugin, putQuota } = await setup();
     await putQuota('q', { pods: '3' }, { pods: '0' });
-    const list = storage.list.bind(storage);
-    let calls = 0;
     // The quota read of the batch never answers.
-    storage.list = (prefix, options) => (++calls === 2 ? new Promise(() => {}) : list(prefix, options));
+    const read = vi.spyOn(QuotaAccessor.prototype, 'getQuotas').mockReturnValueOnce(new Promise(() => {}));
+    onTestFinished(() => read.mockRestore());
     let settled = false;
     const pending = refusal(plugin.validate?.(attrs('pods', podObj('a'))) as Promise<void>).finally(() => {
       settled = true;
