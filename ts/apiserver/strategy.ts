@@ -31,7 +31,7 @@ import {
   defaultPriorityClass,
   defaultRules,
 } from './strategy/cluster.js';
-import { applyPodDefaults, applyPodSpecDefaults } from './strategy/pod-template.js';
+import { applyPodDefaults, applyPodSpecDefaults, dropDisabledPodFields } from './strategy/pod-template.js';
 import { child, isObj, type Obj } from './strategy/util.js';
 
 export { refuseSystemPriorityClassDelete, SYSTEM_PRIORITY_CLASSES } from './strategy/cluster.js';
@@ -147,6 +147,9 @@ export function prepareForCreate(info: ResourceInfo, obj: KubeObject): void {
   const o = obj as Obj;
   if (info.statusOnSubresource && !info.createKeepsStatus) o.status = initialStatus(info);
   switch (`${info.group}/${info.kind}`) {
+    case '/Pod':
+      dropDisabledPodFields(child(o, 'spec'), undefined);
+      break;
     case 'batch/Job':
       jobCreated(o);
       break;
@@ -169,6 +172,10 @@ export function prepareForUpdate(info: ResourceInfo, obj: KubeObject, old: KubeO
     else o.status = status;
   }
   if (info.group === 'apps' && info.kind === 'DaemonSet') daemonSetUpdated(o, old as Obj);
+  if (info.group === '' && info.kind === 'Pod') {
+    const oldSpec = (old as Obj).spec;
+    dropDisabledPodFields(child(o, 'spec'), isObj(oldSpec) ? oldSpec : undefined);
+  }
 }
 
 /**

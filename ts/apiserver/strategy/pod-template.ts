@@ -75,3 +75,40 @@ export function applyPodDefaults(spec: Obj): void {
     }
   }
 }
+
+/** The containers of every kind (VisitContainers with AllContainers). */
+function allContainers(spec: Obj | undefined): Obj[] {
+  if (spec === undefined) return [];
+  return [
+    ...children(spec, 'initContainers'),
+    ...children(spec, 'containers'),
+    ...children(spec, 'ephemeralContainers'),
+  ];
+}
+
+/**
+ * DropDisabledPodFields (pkg/api/pod/util.go, v1.32) for the two gates that are off by default and
+ * that PodSecurity reads: without ProcMountType a container's procMount is forced to `Default`, without
+ * UserNamespacesSupport `hostUsers` is dropped — unless the stored pod (`old`) already uses them.
+ */
+export function dropDisabledPodFields(spec: Obj, old: Obj | undefined): void {
+  const procMountInUse = allContainers(old).some(
+    (c) =>
+      isObj(c.securityContext) &&
+      c.securityContext.procMount !== undefined &&
+      c.securityContext.procMount !== 'Default',
+  );
+  if (!procMountInUse) {
+    for (const c of allContainers(spec)) {
+      if (
+        isObj(c.securityContext) &&
+        c.securityContext.procMount !== undefined &&
+        c.securityContext.procMount !== null
+      ) {
+        c.securityContext.procMount = 'Default';
+      }
+    }
+  }
+  const hostUsersInUse = old !== undefined && isObj(old.securityContext) && old.securityContext.hostUsers !== undefined;
+  if (!hostUsersInUse && isObj(spec.securityContext)) delete spec.securityContext.hostUsers;
+}

@@ -238,6 +238,19 @@ describe('v1 defaults of the other kinds', () => {
     expect((obj.spec as Record<string, unknown>).enableServiceLinks).toBe(true);
   });
 
+  it('Pod: gates off in 1.32 — procMount forced to Default, hostUsers dropped (DropDisabledPodFields)', async () => {
+    const { obj } = await create(`/api/v1${NS}/pods`, {
+      metadata: { name: 'p' },
+      spec: {
+        securityContext: { hostUsers: false, runAsNonRoot: true },
+        containers: [{ name: 'c', image: 'nginx:1.27', securityContext: { procMount: 'Unmasked' } }],
+      },
+    });
+    const spec = obj.spec as { securityContext: unknown; containers: { securityContext: unknown }[] };
+    expect(spec.securityContext).toEqual({ runAsNonRoot: true });
+    expect(spec.containers[0]?.securityContext).toEqual({ procMount: 'Default' });
+  });
+
   it('Pod template: no requests from limits (SetDefaults_Pod is for Pods only)', async () => {
     const resources = { limits: { cpu: '500m' } };
     const { obj } = await create(`/apis/apps/v1${NS}/replicasets`, {
