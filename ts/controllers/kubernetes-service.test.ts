@@ -6,18 +6,24 @@ import { KubernetesServiceController } from './kubernetes-service.js';
 
 const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints' };
 
+/** A controller on an in-process client, its errors collected; `publicIP` the advertised address. */
+async function controller(publicIP?: string) {
+  const { client, server } = await harness('in-process');
+  const errors: unknown[] = [];
+  const c = new KubernetesServiceController({
+    client,
+    clock: server.clock,
+    clusterIP: '10.96.0.1',
+    ...(publicIP === undefined ? {} : { publicIP }),
+    port: 6443,
+    onError: (err) => errors.push(err),
+  });
+  return { client, c, errors };
+}
+
 describe('KubernetesServiceController', () => {
   it('creates the kubernetes Service at the given address and puts its ports back', async () => {
-    const { client, server } = await harness('in-process');
-    const errors: unknown[] = [];
-    const c = new KubernetesServiceController({
-      client,
-      clock: server.clock,
-      clusterIP: '10.96.0.1',
-      publicIP: '10.0.0.5',
-      port: 6443,
-      onError: (err) => errors.push(err),
-    });
+    const { client, c, errors } = await controller('10.0.0.5');
     await c.reconcile();
     const svc = (await client.get(RESOURCES.services, 'default', 'kubernetes')) as KubeObject & {
       spec: Record<string, unknown>;
@@ -44,16 +50,7 @@ describe('KubernetesServiceController', () => {
   });
 
   it('keeps the Service when validation refuses a loopback endpoint, reporting that once', async () => {
-    const { client, server } = await harness('in-process');
-    const errors: unknown[] = [];
-    const c = new KubernetesServiceController({
-      client,
-      clock: server.clock,
-      clusterIP: '10.96.0.1',
-      publicIP: '127.0.0.1',
-      port: 6443,
-      onError: (err) => errors.push(err),
-    });
+    const { client, c, errors } = await controller('127.0.0.1');
     await c.reconcile();
     await c.reconcile();
     expect((await client.get(RESOURCES.services, 'default', 'kubernetes')).metadata?.name).toBe('kubernetes');
@@ -62,15 +59,7 @@ describe('KubernetesServiceController', () => {
   });
 
   it('keeps only the Service when there is no address to advertise', async () => {
-    const { client, server } = await harness('in-process');
-    const errors: unknown[] = [];
-    const c = new KubernetesServiceController({
-      client,
-      clock: server.clock,
-      clusterIP: '10.96.0.1',
-      port: 6443,
-      onError: (err) => errors.push(err),
-    });
+    const { client, c, errors } = await controller();
     await c.reconcile();
     expect((await client.get(RESOURCES.services, 'default', 'kubernetes')).metadata?.name).toBe('kubernetes');
     await expect(client.get(ENDPOINTS, 'default', 'kubernetes')).rejects.toMatchObject({ status: { code: 404 } });

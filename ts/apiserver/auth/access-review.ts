@@ -316,15 +316,18 @@ function metaIsEmpty(meta: ObjectMeta, ignoreNamespace: boolean): boolean {
   return true;
 }
 
-function validateFieldSelectorAttributes(s: FieldSelectorAttributes | undefined, path: FieldPath): ErrorList {
-  if (s === undefined) return [];
+/** Field and label selector attributes alike: a raw selector or requirements, exactly one of them. */
+function validateRawOrRequirements(
+  s: { rawSelector?: string; requirements?: readonly unknown[] },
+  path: FieldPath,
+): ErrorList {
   const errs: ErrorList = [];
   const raw = s.rawSelector ?? '';
-  const reqs = s.requirements ?? [];
-  if (raw.length > 0 && reqs.length > 0) {
+  const count = s.requirements?.length ?? 0;
+  if (raw.length > 0 && count > 0) {
     errs.push(invalid(path.child('rawSelector'), raw, 'may not specified at the same time as requirements'));
   }
-  if (raw.length === 0 && reqs.length === 0) {
+  if (raw.length === 0 && count === 0) {
     errs.push(
       required(
         path.child('requirements'),
@@ -332,6 +335,13 @@ function validateFieldSelectorAttributes(s: FieldSelectorAttributes | undefined,
       ),
     );
   }
+  return errs;
+}
+
+function validateFieldSelectorAttributes(s: FieldSelectorAttributes | undefined, path: FieldPath): ErrorList {
+  if (s === undefined) return [];
+  const errs = validateRawOrRequirements(s, path);
+  const reqs = s.requirements ?? [];
   // metav1validation.ValidateFieldSelectorRequirement with AllowUnknownOperatorInRequirement.
   reqs.forEach((r, i) => {
     const p = path.child('requirements').index(i);
@@ -349,20 +359,8 @@ function validateFieldSelectorAttributes(s: FieldSelectorAttributes | undefined,
 
 function validateLabelSelectorAttributes(s: LabelSelectorAttributes | undefined, path: FieldPath): ErrorList {
   if (s === undefined) return [];
-  const errs: ErrorList = [];
-  const raw = s.rawSelector ?? '';
+  const errs = validateRawOrRequirements(s, path);
   const reqs = s.requirements ?? [];
-  if (raw.length > 0 && reqs.length > 0) {
-    errs.push(invalid(path.child('rawSelector'), raw, 'may not specified at the same time as requirements'));
-  }
-  if (raw.length === 0 && reqs.length === 0) {
-    errs.push(
-      required(
-        path.child('requirements'),
-        `when ${path.toString()} is specified, requirements or rawSelector is required`,
-      ),
-    );
-  }
   reqs.forEach((r, i) => {
     errs.push(
       ...validateLabelSelectorRequirement(

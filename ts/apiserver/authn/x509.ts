@@ -50,13 +50,49 @@ function isCa(cert: x509.X509Certificate): boolean {
   return cert.getExtension(x509.BasicConstraintsExtension)?.ca === true;
 }
 
-async function signedBy(cert: x509.X509Certificate, issuer: x509.X509Certificate): Promise<boolean> {
-  if (cert.issuer !== issuer.subject) return false;
-  try {
-    return await cert.verify({ publicKey: issuer.publicKey, signatureOnly: true });
-  } catch {
-    return false;
+/**
+ * What a connection's certificates cost once, not per request (HTTP/2 carries many requests over
+ * one connection, and its ConnectionInfo keeps one chain array): the parsed chain, each signature
+ * check, the leaf's fingerprint. Validity and usage are checked at every request's time.
+ */
+const parsedChains = new WeakMap<readonly Uint8Array[], x509.X509Certificate[]>();
+const signatures = new WeakMap<x509.X509Certificate, Map<x509.X509Certificate, Promise<boolean>>>();
+const fingerprints = new WeakMap<x509.X509Certificate, Promise<string>>();
+
+function parsedChain(chain: readonly Uint8Array[]): x509.X509Certificate[] {
+  let certs = parsedChains.get(chain);
+  if (certs === undefined) {
+    certs = chain.map((der) => new x509.X509Certificate(Uint8Array.from(der)));
+    parsedChains.set(chain, certs);
   }
+  return certs;
+}
+
+function signedBy(cert: x509.X509Certificate, issuer: x509.X509Certificate): Promise<boolean> {
+  if (cert.issuer !== issuer.subject) return Promise.resolve(false);
+  let checked = signatures.get(cert);
+  if (checked === undefined) {
+    checked = new Map();
+    signatures.set(cert, checked);
+  }
+  let verdict = checked.get(issuer);
+  if (verdict === undefined) {
+    verdict = cert.verify({ publicKey: issuer.publicKey, signatureOnly: true }).catch(() => false);
+    checked.set(issuer, verdict);
+  }
+  return verdict;
+}
+
+/** The SHA-256 of the leaf's DER, in hex (the `X509SHA256=` credential id). */
+function fingerprint(leaf: x509.X509Certificate): Promise<string> {
+  let id = fingerprints.get(leaf);
+  if (id === undefined) {
+    id = globalThis.crypto.subtle
+      .digest('SHA-256', leaf.rawData)
+      .then((d) => Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, '0')).join(''));
+    fingerprints.set(leaf, id);
+  }
+  return id;
 }
 
 /** The certificates of a PEM bundle (a --client-ca-file may hold several roots). */
@@ -76,7 +112,7 @@ export async function authenticateCertificate(
   if (chain === undefined || chain.length === 0) return {};
   let certs: x509.X509Certificate[];
   try {
-    certs = chain.map((der) => new x509.X509Certificate(Uint8Array.from(der)));
+    certs = parsedChain(chain);
   } catch {
     return { error: 'x509: malformed certificate' };
   }
@@ -114,8 +150,7 @@ export async function authenticateCertificate(
   // pkix.Name keeps the last CommonName attribute.
   const name = commonNames[commonNames.length - 1] ?? '';
   if (name === '') return {};
-  const fingerprint = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', leaf.rawData));
-  const id = Array.from(fingerprint, (b) => b.toString(16).padStart(2, '0')).join('');
+  const id = await fingerprint(leaf);
   return {
     user: {
       name,

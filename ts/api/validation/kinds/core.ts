@@ -19,12 +19,17 @@ import { isValidPortNum } from '../formats.js';
 import { validateLabelName } from '../labels.js';
 import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../names.js';
 import { INVALID_CIDR_MSG, INVALID_IP_MSG, isIPv6String, isValidCIDR, parseIPSloppy, specialIPMessages } from './ip.js';
-import { isIntegerResourceName, resourceNameValue, validateQuantityValue, validateResourceName } from './pod.js';
+import {
+  isIntegerResourceName,
+  PORT_PROTOCOLS,
+  resourceNameValue,
+  TAINT_EFFECTS,
+  validateQuantityValue,
+  validateResourceName,
+} from './pod.js';
 import { compareQuantity, parseQuantity, type Quantity, quantityGoValue, quantityString } from './quantity.js';
 import { arr, dns1123Label, goStringSlice, isObj, jsonEqual, num, type Obj, obj, qualifiedName, str } from './util.js';
 
-const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 /** validation.go isInvalidQuotaResource. */
 const INVALID_QUOTA_RESOURCE = 'must be a standard resource for quota';
 /** validation.go fieldImmutableErrorMsg. */
@@ -232,7 +237,7 @@ function validateEndpointPort(p: Obj, requireName: boolean, path: FieldPath): Er
   const port = num(p.port) ?? 0;
   for (const m of isValidPortNum(port)) errs.push(invalid(path.child('port'), port, m));
   const protocol = str(p.protocol) || 'TCP';
-  if (!PROTOCOLS.includes(protocol)) errs.push(notSupported(path.child('protocol'), protocol, PROTOCOLS));
+  if (!PORT_PROTOCOLS.includes(protocol)) errs.push(notSupported(path.child('protocol'), protocol, PORT_PROTOCOLS));
   if (typeof p.appProtocol === 'string') errs.push(...qualifiedName(p.appProtocol, path.child('appProtocol')));
   return errs;
 }

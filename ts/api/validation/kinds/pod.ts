@@ -65,13 +65,13 @@ import {
 // validation.go: supportedPortProtocols, supportedPullPolicies, the restart and DNS policies,
 // supportedHTTPSchemes, the termination message policies, taint effects and toleration operators
 // (each list sorted where Kubernetes prints sets.List, in declaration order otherwise).
-const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+export const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
-const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const TOLERATION_OPERATORS = ['Equal', 'Exists'];
 const PREEMPTION_POLICIES = ['PreemptLowerPriority', 'Never'];
 /** validation.go updatablePodSpecFields. */
