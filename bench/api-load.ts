@@ -13,6 +13,7 @@ import { type ClientHttp2Session, connect as http2Connect } from 'node:http2';
 import { Agent, request as httpsRequest } from 'node:https';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { WebSocket } from 'ws';
+import type { ApiServer } from '../ts/apiserver/server.js';
 import { podBodies } from './api-pods.js';
 
 export type Op = 'create' | 'get' | 'list' | 'update';
@@ -115,15 +116,18 @@ async function readAnswer(res: Response): Promise<Answer> {
   return { status: res.status, bytes: (await res.arrayBuffer()).byteLength };
 }
 
-/** In-process: a Request per call, as ts/client's inProcessTransport hands the handler. */
-export function inProcessSender(api: { handle(r: Request): Promise<Response> }, token: string): Send {
+/**
+ * In-process: what ts/client's inProcessTransport hands the handler — a DirectCall to handleCall
+ * (no web Request) when the apiserver has it, else a Request per call.
+ */
+export function inProcessSender(api: Pick<ApiServer, 'handle' | 'handleCall'>, token: string): Send {
   const auth = `Bearer ${token}`;
   return async (method, path, body) => {
     const headers: Record<string, string> = { Authorization: auth, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await api.handle(
-      new Request(`https://kubewasm.invalid${path}`, { method, headers, ...(body !== undefined ? { body } : {}) }),
-    );
+    const url = `https://kubewasm.invalid${path}`;
+    const call = { method, url, headers, ...(body !== undefined ? { body } : {}) };
+    const res = await (api.handleCall !== undefined ? api.handleCall(call) : api.handle(new Request(url, call)));
     return readAnswer(res);
   };
 }

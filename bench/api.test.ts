@@ -3,7 +3,8 @@ import { createApiServer } from '../ts/apiserver/server.js';
 import { parseTokenFile } from '../ts/apiserver/tokens.js';
 import { WasmStorage } from '../ts/storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../ts/wasm/node.js';
-import { inProcessSender, type LoadSpec, quantile, runLoad, type Send, seedName } from './api-load.js';
+import { measureCeilings } from './api-ceiling.js';
+import { ClientThread, inProcessSender, type LoadSpec, quantile, runLoad, type Send, seedName } from './api-load.js';
 import { podBodies, runningPodStored } from './api-pods.js';
 
 let storage: WasmStorage;
@@ -50,6 +51,17 @@ describe('bench api load', () => {
 
   it('fails loudly instead of counting errors as requests', async () => {
     await expect(runLoad(send, { ...spec('get'), namespace: 'missing' })).rejects.toThrow(/get: HTTP 404/);
+  });
+
+  it('measures each ceiling with every answer checked', async () => {
+    const thread = await ClientThread.start();
+    try {
+      const ceilings = await measureCeilings(thread, spec('create'), 1, () => {});
+      expect(ceilings.map((c) => c.impl)).toEqual(['json-only', 'trivial-h2', 'raw-node-http2']);
+      for (const c of ceilings) expect(c.result.ops).toBeGreaterThan(0);
+    } finally {
+      await thread.stop();
+    }
   });
 
   it('takes nearest-rank quantiles', () => {

@@ -23,6 +23,7 @@ import { parseTokenFile } from '../ts/apiserver/tokens.js';
 import { WATCH_BUFFER_EVENTS } from '../ts/apiserver/watch.js';
 import { WasmStorage } from '../ts/storage/wasm/wasm-storage.js';
 import type { Kubewasm } from '../ts/wasm/kubewasm.js';
+import { measureCeilings } from './api-ceiling.js';
 import {
   ClientThread,
   inProcessSender,
@@ -50,6 +51,8 @@ const PROTOCOL: Record<Exclude<Impl, 'in-process'>, Protocol> = { 'https-h1': 'h
 const OPS: readonly Op[] = ['create', 'get', 'list', 'update'];
 const CONCURRENCY = [1, 10, 100] as const;
 
+/** The ceiling rows' impls (api-ceiling.ts). */
+const CEILINGS = 3;
 const NS = 'bench';
 const LIST_NS = 'list';
 const WATCH_NS = 'watch';
@@ -143,10 +146,16 @@ async function startServers(): Promise<Servers> {
     { serving: { dnsNames: ['localhost'], ips: ['127.0.0.1'] } },
   );
   let current: ApiServer | undefined;
+  const inUse = (): ApiServer => {
+    if (!current) throw new Error('bench api: no apiserver in use');
+    return current;
+  };
+  // handleCall too: the fronts serve through it without a web Request per request (node/bridge.ts).
   const front: ApiServer = {
-    handle: (r) => {
-      if (!current) throw new Error('bench api: no apiserver in use');
-      return current.handle(r);
+    handle: (r, connection) => inUse().handle(r, connection),
+    handleCall: (call, connection) => {
+      const api = inUse();
+      return api.handleCall ? api.handleCall(call, connection) : api.handle(new Request(call.url, call), connection);
     },
   };
   const h1: HttpsServer = await serveHttps(front, serving, '127.0.0.1', 0);
@@ -231,6 +240,7 @@ class ApiBench {
       OPS.length * CONCURRENCY.length * IMPLS.length * perRow +
       IMPLS.length * plan.runs +
       WATCH_IMPLS.length * plan.watchRuns +
+      CEILINGS * plan.runs +
       1;
     this.socketNote = thread.inThread ? 'clients in the server thread (run from source: no worker)' : undefined;
   }
@@ -347,7 +357,35 @@ class ApiBench {
     this.row('target-create-c100-https', 'https-h2', 'req_per_s', creates('https-h2'), 'req/s');
     this.row('target-create-c100-in-process', TARGET_IMPL, 'req_per_s', TARGET_IN_PROCESS_CREATES, 'req/s');
     this.row('target-create-c100-in-process', 'in-process', 'req_per_s', creates('in-process'), 'req/s');
+    await this.ceilingRows();
     return this.rows;
+  }
+
+  /**
+   * Beside each target, the most this machine allows whatever the apiserver does (api-ceiling.ts):
+   * only JSON.parse + JSON.stringify of each body in-process; over HTTPS, a handler with no work.
+   */
+  private async ceilingRows(): Promise<void> {
+    const spec: LoadSpec = {
+      op: 'create',
+      concurrency: 100,
+      durationMs: this.plan.durationMs,
+      tag: `ceiling${this.step}`,
+      namespace: NS,
+      seedPods: 0,
+      listNamespace: NS,
+    };
+    const ceilings = await measureCeilings(this.thread, spec, this.plan.runs, (what) => this.tick(what));
+    const NOTES = {
+      'json-only': 'ceiling: JSON.parse + JSON.stringify of each body, nothing else (api-ceiling.ts)',
+      'trivial-h2': 'ceiling: node/http2.ts with a handler that echoes the body (api-ceiling.ts)',
+      'raw-node-http2': 'ceiling: node:http2 stream API echoing the body, no web Request (api-ceiling.ts)',
+    } as const;
+    for (const impl of ['json-only', 'trivial-h2', 'raw-node-http2'] as const) {
+      const rates = ceilings.filter((c) => c.impl === impl).map((c) => c.result.ops / c.result.seconds);
+      const c = impl === 'json-only' ? 'target-create-c100-in-process' : 'target-create-c100-https';
+      this.row(c, `ceiling-${impl}`, 'req_per_s', median(rates), 'req/s', NOTES[impl]);
+    }
   }
 
   /** One timed run on a fresh, seeded apiserver; `cpuUs` is this process's CPU time during it. */

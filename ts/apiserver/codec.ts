@@ -268,7 +268,8 @@ export function parseJsonObject(text: string, kind?: string, original = text): R
       );
     }
   }
-  // Field validation reads the text again: JSON.parse drops duplicate keys and number literals' form.
+  // Field validation needs the text: JSON.parse drops duplicate keys and number literals' form
+  // (withRawJson takes what its fast path needs now, while obj is still the text's value).
   return withRawJson(obj, text);
 }
 

@@ -64,6 +64,15 @@ describe('strict decoding', () => {
     );
   });
 
+  it('finds duplicates JSON.parse collapsed after checkTypeMeta added as many keys', () => {
+    const text = '{"metadata":{"name":"d1"},"data":{"a":"1"},"data":{"a":"2"}}';
+    const body = withRawJson(JSON.parse(text) as Record<string, unknown>, text);
+    Object.assign(body, { apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(() => checkUnknownFields(CONFIGMAPS, body, 'Strict')).toThrow(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data"',
+    );
+  });
+
   it('drops the fields Warn and Ignore let through, as decoding into the Go struct does', () => {
     for (const policy of ['Warn', 'Ignore'] as const) {
       const body = {

@@ -15,12 +15,22 @@
  *
  * JSON.parse keeps only the last of duplicate keys, so the check reads the request text when it
  * has it (withRawJson, set by codec.ts parseJsonObject); a body built in memory is walked as a value.
+ * A clean body — the common case — is proven clean from the parsed value and one scan of the text
+ * (go-decoder.ts decodesCleanly); only a body that may have something to report is parsed again.
  */
 import { FieldPath, invalid } from '../api/field-errors.js';
 import { compareGo, goFloat, goQuote } from '../api/go-format.js';
 import { newBadRequest, newInvalid } from '../api/status.js';
 import { checkCustomResourceFields } from './crd/fields.js';
-import { type DecodeResult, decodeAgainstSchema, dropUnknownFields, jsonNodeOf, parseJsonNode } from './go-decoder.js';
+import {
+  type DecodeResult,
+  decodeAgainstSchema,
+  decodesCleanly,
+  dropUnknownFields,
+  jsonNodeOf,
+  parseJsonNode,
+} from './go-decoder.js';
+import { faithfulParse } from './go-json.js';
 import { type OpenApiData, openApiDataIfLoaded, SCHEMA_REF_PREFIX, type Schema, schemaOfKind } from './openapi/data.js';
 import type { ResourceInfo } from './resources.js';
 
@@ -36,12 +46,18 @@ export function parseFieldValidation(value: string | null): FieldValidation {
 // ---------------------------------------------------------------------------------------------
 // The kinds' schemas and the request-facing check.
 
-const rawJson = new WeakMap<object, string>();
+/** A body's request text, and the strings it escapes when its parse was faithful (go-json.ts faithfulParse). */
+const rawJson = new WeakMap<object, { text: string; escaped: ReadonlySet<string> | undefined }>();
 const patchSources = new WeakMap<object, { type: string; text: string }>();
 
-/** Remembers the request text `obj` was parsed from, so the check can see duplicate keys. */
+/**
+ * Remembers the request text `obj` was parsed from, so the check can see duplicate keys. `obj` must
+ * be JSON.parse(text) (or a structuredClone of it), unchanged so far: what the fast path needs to
+ * know of the text is taken now. Only checkTypeMeta may change it before the check.
+ */
 export function withRawJson<T extends object>(obj: T, text: string): T {
-  rawJson.set(obj, text);
+  if (rawJson.get(obj)?.text === text) return obj; // recorded when it was parsed
+  rawJson.set(obj, { text, escaped: faithfulParse(text, obj)?.escaped });
   return obj;
 }
 
@@ -86,8 +102,14 @@ export function checkUnknownFields(
       return warnings;
     }
     const raw = rawJson.get(body);
-    const node = raw !== undefined ? parseJsonNode(raw) : jsonNodeOf(body);
-    result = decodeAgainstSchema(data.schemas, schema, node, policy !== 'Ignore', false, data.goTypes);
+    const strict = policy !== 'Ignore';
+    // The common case, a clean body, proven without parsing the text again (go-decoder.ts).
+    if (raw?.escaped !== undefined && decodesCleanly(data.schemas, schema, body, raw.escaped, strict)) {
+      result = { strict: [] };
+    } else {
+      const node = raw !== undefined ? parseJsonNode(raw.text) : jsonNodeOf(body);
+      result = decodeAgainstSchema(data.schemas, schema, node, strict, false, data.goTypes);
+    }
     // The Go struct has nowhere to keep them: what Warn and Ignore let through is not stored. A
     // strict walk that reported nothing saw every field and found none unknown: nothing to drop.
     const clean = policy !== 'Ignore' && result.strict.length === 0;

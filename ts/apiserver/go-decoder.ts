@@ -870,3 +870,185 @@ export function dropUnknownFields(schemas: Record<string, Schema>, schema: Schem
     for (const v of Object.values(obj)) dropUnknownFields(schemas, schema.additionalProperties, v);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The fast path: the parsed value walked against a compiled schema, proving "nothing to report".
+
+/**
+ * What the decoder walk checks at a schema, precompiled once per schema (the same branches as
+ * Decoder.value, in the same order). `skip`: anything decodes there (raw JSON, interface{}, a
+ * schema the document lacks).
+ */
+type Plan =
+  | { k: 'skip' }
+  | { k: 'struct'; fields: Map<string, Plan> }
+  | { k: 'array'; items: Plan }
+  | { k: 'map'; elem: Plan }
+  | { k: 'string' }
+  | { k: 'bytes' }
+  | { k: 'int'; min: number; max: number }
+  | { k: 'float' }
+  | { k: 'bool' }
+  | { k: 'intOrString' }
+  | { k: 'quantity' }
+  | { k: 'time'; layout: typeof RFC3339 | typeof RFC3339_MICRO };
+
+const SKIP: Plan = { k: 'skip' };
+const UINT8_PLAN: Plan = { k: 'int', min: 0, max: 255 };
+const plansBySchemas = new WeakMap<Record<string, Schema>, WeakMap<Schema, Plan>>();
+
+/**
+ * The plan of `s`, cached per schema object; a struct, array or map is cached before its
+ * elements, so recursive types (JSONSchemaProps) end.
+ */
+function planOf(schemas: Record<string, Schema>, s: Schema): Plan {
+  let plans = plansBySchemas.get(schemas);
+  if (plans === undefined) {
+    plans = new WeakMap();
+    plansBySchemas.set(schemas, plans);
+  }
+  const cached = plans.get(s);
+  if (cached !== undefined) return cached;
+  const name = refName(s);
+  if (name !== undefined) {
+    let plan: Plan;
+    if (name === INT_OR_STRING) plan = { k: 'intOrString' };
+    else if (name === QUANTITY) plan = { k: 'quantity' };
+    else if (TIMES.has(name)) plan = { k: 'time', layout: name.endsWith('.MicroTime') ? RFC3339_MICRO : RFC3339 };
+    else if (RAW.has(name)) plan = SKIP;
+    else {
+      // As Decoder.value: a target with properties is a struct, whatever else it says.
+      const target = schemas[name];
+      if (target === undefined) plan = SKIP;
+      else plan = target.properties !== undefined ? structPlan(schemas, plans, target) : planOf(schemas, target);
+    }
+    // Not cached: references are cheap to resolve, and a kind's schema is a new object per call.
+    return plan;
+  }
+  if (s.properties !== undefined) return structPlan(schemas, plans, s);
+  const ap = s.additionalProperties;
+  if (s.type === 'array' || (s.type === 'object' && typeof ap === 'object')) {
+    // Cached before its element, as a struct is.
+    const plan = s.type === 'array' ? { k: 'array' as const, items: SKIP } : { k: 'map' as const, elem: SKIP };
+    plans.set(s, plan);
+    if (plan.k === 'array') plan.items = s.items !== undefined ? planOf(schemas, s.items) : SKIP;
+    else if (typeof ap === 'object') plan.elem = planOf(schemas, ap);
+    return plan;
+  }
+  let plan: Plan;
+  switch (s.type) {
+    case 'string':
+      plan = { k: s.format === 'byte' ? 'bytes' : 'string' };
+      break;
+    case 'integer': {
+      const [min, max] = INT_RANGES[goType(schemas, s)] ?? INT_RANGES_INT64;
+      plan = { k: 'int', min: Number(min), max: Number(max) };
+      break;
+    }
+    case 'number':
+      plan = { k: 'float' };
+      break;
+    case 'boolean':
+      plan = { k: 'bool' };
+      break;
+    default:
+      plan = SKIP;
+  }
+  plans.set(s, plan);
+  return plan;
+}
+
+/** The plan of a struct's schema (one with `properties`), cached before its fields. */
+function structPlan(schemas: Record<string, Schema>, plans: WeakMap<Schema, Plan>, s: Schema): Plan {
+  const cached = plans.get(s);
+  if (cached !== undefined) return cached;
+  const fields = new Map<string, Plan>();
+  const plan: Plan = { k: 'struct', fields };
+  plans.set(s, plan);
+  for (const [key, field] of Object.entries(s.properties ?? {})) fields.set(key, planOf(schemas, field));
+  return plan;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Walks a parsed value along a plan: false as soon as the decoder would have something to say. */
+class CleanWalk {
+  constructor(
+    private readonly strict: boolean,
+    /** The strings written with escapes in the text: any other's literal is `"` + its value + `"`. */
+    private readonly escaped: ReadonlySet<string>,
+  ) {}
+
+  ok(v: unknown, plan: Plan): boolean {
+    if (v === null) return true; // null leaves any Go value alone, whatever the type
+    switch (plan.k) {
+      case 'skip':
+        return true;
+      case 'struct': {
+        if (!isObject(v)) return false;
+        for (const key of Object.keys(v)) {
+          const field = plan.fields.get(key);
+          if (field === undefined) {
+            if (this.strict) return false; // an unknown field to report; else skipped unread
+          } else if (!this.ok(v[key], field)) return false;
+        }
+        return true;
+      }
+      case 'map': {
+        if (!isObject(v)) return false;
+        for (const key of Object.keys(v)) {
+          if (!this.ok(v[key], plan.elem)) return false;
+        }
+        return true;
+      }
+      case 'array': {
+        if (!Array.isArray(v)) return false;
+        for (const item of v) if (!this.ok(item, plan.items)) return false;
+        return true;
+      }
+      case 'string':
+        return typeof v === 'string';
+      case 'bytes':
+        if (typeof v === 'string') return base64ErrorOffset(v) < 0;
+        if (!Array.isArray(v)) return false;
+        for (const item of v) if (!this.ok(item, UINT8_PLAN)) return false;
+        return true;
+      case 'int':
+        return typeof v === 'number' && Number.isInteger(v) && v >= plan.min && v <= plan.max;
+      case 'float':
+        return typeof v === 'number' && Number.isFinite(v);
+      case 'bool':
+        return typeof v === 'boolean';
+      case 'intOrString':
+        return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v) && intInRangeNumber(v));
+      case 'quantity':
+        // Quantity.UnmarshalJSON parses the literal text: the value stands for it only without escapes.
+        if (typeof v === 'string') return !this.escaped.has(v) && !('error' in parseQuantity(v));
+        if (typeof v === 'number' || typeof v === 'boolean') return !('error' in parseQuantity(String(v)));
+        return false;
+      case 'time':
+        return typeof v === 'string' && goTimeParseError(v, plan.layout) === undefined;
+    }
+  }
+}
+
+const intInRangeNumber = (v: number): boolean => v >= Number(INT32_RANGE[0]) && v <= Number(INT32_RANGE[1]);
+
+/**
+ * The fast path of decodeAgainstSchema for a body parsed from a text: true when decoding the text
+ * is proven to find no type error, no duplicate field and (`strict`) no unknown field, without
+ * parsing it again. `escaped` is go-json.ts faithfulParse's answer for the text, taken when it was
+ * parsed: the value has no duplicate collapsed and exact numbers, so walking it stands for
+ * walking the text. (checkTypeMeta setting apiVersion and kind since changes no verdict: they
+ * were strings or absent.) False means "not proven": the slow path then finds what there is,
+ * with its exact texts.
+ */
+export function decodesCleanly(
+  schemas: Record<string, Schema>,
+  schema: Schema,
+  value: Record<string, unknown>,
+  escaped: ReadonlySet<string>,
+  strict: boolean,
+): boolean {
+  return new CleanWalk(strict, escaped).ok(value, planOf(schemas, schema));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING_DEPTH, scanJson } from './go-json.js';
+import { MAX_NESTING_DEPTH, plainJsonFacts, scanJson } from './go-json.js';
 
 describe('scanJson', () => {
   // Texts of Go's encoding/json scanner (scanner.go), which kube-apiserver's decoders return.
@@ -44,5 +44,27 @@ describe('scanJson', () => {
   it('names duplicate fields with sigs.k8s.io/json paths, in document order', () => {
     const text = '{"a":1,"a":2,"s":{"c":[{"n":1},{"n":1,"n":2}]},"m":{"x":1,"y":{"__proto__":1,"__proto__":2}}}';
     expect(scanJson(text).duplicates).toEqual(['a', 's.c[1].n', 'm.y.__proto__']);
+  });
+});
+
+describe('plainJsonFacts', () => {
+  it('counts object keys, not colons in strings, and collects the strings written with escapes', () => {
+    expect(plainJsonFacts('{"a:b":{"c":[1,{"d":"x:y"}]},"e":"\\"}:\\\\","f\\u0030":true}')).toEqual({
+      keys: 5,
+      escaped: new Set(['"}:\\', 'f0']),
+    });
+    expect(plainJsonFacts('{"a":"b\\\\","c":"\\\\\\"d"}')).toEqual({ keys: 2, escaped: new Set(['b\\', '\\"d']) });
+    expect(plainJsonFacts(' [ ] ')).toEqual({ keys: 0, escaped: new Set() });
+  });
+
+  it('counts the keys of duplicates, which JSON.parse collapses', () => {
+    expect(plainJsonFacts('{"a":1,"a":2}')?.keys).toBe(2);
+  });
+
+  it('accepts only integers a double holds exactly', () => {
+    expect(plainJsonFacts('[0,-1,123456789012345,-123456789012345,true,false,null]')?.keys).toBe(0);
+    for (const n of ['1.0', '1e2', '1E2', '-0', '-0.5', '0.5', '1234567890123456', '9007199254740993']) {
+      expect({ n, facts: plainJsonFacts(`{"x":[${n}]}`) }).toEqual({ n, facts: undefined });
+    }
   });
 });

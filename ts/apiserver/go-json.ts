@@ -234,3 +234,91 @@ export function scanJson(text: string, maxDepth = MAX_NESTING_DEPTH): JsonScan {
     return key;
   }
 }
+
+/**
+ * Whether `value` = JSON.parse(text) is faithful to the text for the decoder's fast path
+ * (go-decoder.ts decodesCleanly): no duplicate key collapsed (as many object keys as the text) and
+ * every number an exact plain integer (plainJsonFacts). Then the strings the text wrote with escapes
+ * (whose literal is not `"` + value + `"`); else undefined. Call it while `value` is unchanged.
+ */
+export function faithfulParse(text: string, value: unknown): { escaped: ReadonlySet<string> } | undefined {
+  const facts = plainJsonFacts(text);
+  if (facts === undefined || countKeys(value) !== facts.keys) return undefined;
+  return { escaped: facts.escaped };
+}
+
+/** The object keys of a parsed JSON value, at any depth. */
+function countKeys(v: unknown): number {
+  let keys = 0;
+  if (Array.isArray(v)) {
+    for (const item of v) keys += countKeys(item);
+  } else if (typeof v === 'object' && v !== null) {
+    for (const key of Object.keys(v)) keys += 1 + countKeys((v as Record<string, unknown>)[key]);
+  }
+  return keys;
+}
+
+/** What a JSON text holds that JSON.parse's value no longer shows (plainJsonFacts). */
+export interface PlainJsonFacts {
+  /** Object keys in the text: more than the parsed value has means a duplicate collapsed. */
+  keys: number;
+  /** The values of the string literals written with an escape (their text is not `"` + value + `"`). */
+  escaped: ReadonlySet<string>;
+}
+
+// Up to 15 digits a double holds an integer exactly (2^53 ≈ 9.007e15).
+const MAX_EXACT_DIGITS = 15;
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * One cheap scan of a text JSON.parse accepted, for faithfulParse: counts its object keys (one `:`
+ * outside strings per key), collects the strings written with escapes, and checks that every
+ * number literal is an integer its parsed value stands for exactly (at most 15 digits, no
+ * fraction, no exponent, not `-0`). Undefined when one is not: only the literal text tells then.
+ */
+export function plainJsonFacts(text: string): PlainJsonFacts | undefined {
+  // Where the next backslash is (text.length when none is left): a string before it has no escapes.
+  let backslash = text.indexOf('\\');
+  if (backslash < 0) backslash = text.length;
+  const n = text.length;
+  let escaped: Set<string> | undefined;
+  let keys = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: the next `"` not escaped by an odd run of backslashes.
+      let close = text.indexOf('"', i + 1);
+      if (backslash < close) {
+        while (close >= 0 && isEscaped(text, close)) close = text.indexOf('"', close + 1);
+        if (close < 0) return undefined; // not valid JSON after all
+        escaped ??= new Set();
+        escaped.add(JSON.parse(text.slice(i, close + 1)) as string);
+        backslash = text.indexOf('\\', close);
+        if (backslash < 0) backslash = n;
+      }
+      if (close < 0) return undefined;
+      i = close;
+    } else if (c === 0x3a) {
+      keys++;
+    } else if (c === 0x2d) {
+      if (text.charCodeAt(i + 1) === 0x30) return undefined; // -0, -0.5: not a plain integer
+    } else if (c >= 0x30 && c <= 0x39) {
+      // A number's digits (letters of true/false/null are never next to digits).
+      const start = i;
+      while (i + 1 < n && isDigitCode(text.charCodeAt(i + 1))) i++;
+      if (i + 1 - start > MAX_EXACT_DIGITS) return undefined;
+      const next = text.charCodeAt(i + 1);
+      if (next === 0x2e || next === 0x65 || next === 0x45) return undefined; // . e E
+    }
+  }
+  return { keys, escaped: escaped ?? NONE };
+}
+
+const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/** Whether the quote at `at` is preceded by an odd number of backslashes. */
+function isEscaped(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && text.charCodeAt(k) === 0x5c) k--;
+  return (at - 1 - k) % 2 === 1;
+}

@@ -74,6 +74,29 @@ const CALLS: Omit<DirectCall, 'url'>[] & { path: string }[] = [
   { method: 'GET', path: `${ns}/pods/p`, headers: { ...AUTH, Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } },
   { method: 'GET', path: `${ns}/pods/p`, headers: AUTH, body: 'x' },
   { method: 'GET', path: `${ns}/configmaps`, headers: {} },
+  // Bytes (the Node fronts' bodies): no default Content-Type, decoded as Request.text() decodes.
+  {
+    method: 'POST',
+    path: `${ns}/configmaps`,
+    headers: AUTH,
+    body: new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('{"metadata":{"name":"b"},"data":{"a":"'),
+      0xff,
+      0x22,
+      0x7d,
+      0x7d,
+    ]),
+  },
+  { method: 'POST', path: `${ns}/configmaps`, headers: JSON_BODY, body: new Uint8Array(0) },
+  // Header values trimmed of HTTP whitespace only; names differing in case joined.
+  {
+    method: 'GET',
+    path: `${ns}/pods`,
+    headers: { ...AUTH, 'Impersonate-User': '\u00a0u\t ', 'impersonate-user': 'v' },
+  },
 ];
 
 async function answer(send: () => Promise<Response>): Promise<unknown> {

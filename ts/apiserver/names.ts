@@ -14,9 +14,17 @@ export function generateName(base: string, random: () => number = Math.random): 
   return prefix + suffix;
 }
 
-/** metav1.Time on the wire: RFC 3339 at second precision. */
+let lastSecond = Number.NaN;
+let lastText = '';
+
+/** metav1.Time on the wire: RFC 3339 at second precision (the last second's text kept: writes come in bursts). */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** A random UUID (types.UID). */

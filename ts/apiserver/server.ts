@@ -138,18 +138,23 @@ export interface ApiServer {
   /** `connection`: what the server front knows of the TLS connection (the client certificate). */
   handle(request: Request, connection?: ConnectionInfo): Promise<Response>;
   /**
-   * handle() for a caller in this process, without a web Request: answers what
-   * `handle(new Request(call.url, call))` would.
+   * handle() without a web Request, for a caller in this process or a Node front that has the
+   * request's parts already (node/bridge.ts): answers what
+   * `handle(new Request(call.url, call), connection)` would.
    */
-  handleCall?(call: DirectCall): Promise<Response>;
+  handleCall?(call: DirectCall, connection?: ConnectionInfo): Promise<Response>;
 }
 
-/** A request as an in-process caller makes it: the method, the URL, headers and a text body. */
+/**
+ * A request as an in-process caller or a Node front makes it: the method, the URL, headers (a
+ * repeated one joined with ", " as Headers joins it) and a body as text, or as the bytes received
+ * (which, as in fetch, get no default Content-Type and decode as Request.text() decodes them).
+ */
 export interface DirectCall {
   method: string;
   url: string;
   headers: Readonly<Record<string, string>>;
-  body?: string;
+  body?: string | Uint8Array<ArrayBuffer>;
 }
 
 /** What the handlers read of a request, whether a web Request or a DirectCall. */
@@ -198,21 +203,51 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // The methods the fetch standard writes in upper case whatever case they are given in.
 const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
 
-/**
- * A DirectCall as the handlers read it, as `new Request(url, call)` would give it: the method
- * normalized, a body's default Content-Type, and the text as UTF-8 bytes decoded again would
- * be (lone surrogates replaced, a byte order mark dropped) — without making the bytes.
- */
-function incomingCall(call: DirectCall): Incoming {
-  const upper = call.method.toUpperCase();
-  const method = NORMALIZED_METHODS.has(upper) ? upper : call.method;
-  if (call.body !== undefined && (method === 'GET' || method === 'HEAD')) {
-    throw new TypeError('Request with GET/HEAD method cannot have body.');
-  }
-  const headers = new Map<string, string>();
-  for (const [k, v] of Object.entries(call.headers)) headers.set(k.toLowerCase(), v.trim());
-  if (call.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
-  const raw = call.body ?? '';
+/** Headers' value normalization: only HTTP whitespace (tab, LF, CR, space) is trimmed, not String.trim()'s. */
+const HTTP_WHITESPACE_ENDS = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+function isHttpWhitespace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/** A header value as Headers keeps it (the regular expression only when an end needs it). */
+function headerValue(value: string): string {
+  return isHttpWhitespace(value.charCodeAt(0)) || isHttpWhitespace(value.charCodeAt(value.length - 1))
+    ? value.replace(HTTP_WHITESPACE_ENDS, '')
+    : value;
+}
+
+/** Headers' pair order: by (lower-case) name — repeated names are joined already. */
+function byName(a: [string, string], b: [string, string]): number {
+  return a[0] < b[0] ? -1 : 1;
+}
+
+/** A body received as bytes, as a Request holding it reads: one check of the limit, decoded once. */
+function bytesBody(bytes: Uint8Array): Pick<Incoming, 'text' | 'bytes' | 'textWithin'> {
+  let text: string | undefined;
+  const decoded = (): string => {
+    text ??= utf8.decode(bytes);
+    return text;
+  };
+  const within = (limit: number): void => {
+    if (bytes.length > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
+  };
+  return {
+    text: async () => decoded(),
+    bytes: async (limit) => {
+      within(limit);
+      return bytes;
+    },
+    textWithin: async (limit) => {
+      within(limit);
+      return decoded();
+    },
+  };
+}
+
+/** A body given as text, as a Request holding it reads: its UTF-8 bytes decoded again — without making them. */
+function textBody(raw: string): Pick<Incoming, 'text' | 'bytes' | 'textWithin'> {
+  // Lone surrogates become U+FFFD, a byte order mark is dropped.
   const text = (SURROGATE.test(raw) ? raw.replace(LONE_SURROGATE, '\uFFFD') : raw).replace(/^\uFEFF/, '');
   const within = (limit: number): void => {
     // A character is at most 3 UTF-8 bytes (a surrogate pair 4 for 2); count only when it matters.
@@ -221,9 +256,6 @@ function incomingCall(call: DirectCall): Incoming {
     }
   };
   return {
-    method,
-    url: call.url,
-    headers: { get: (name) => headers.get(name.toLowerCase()) ?? null, entries: () => headers.entries() },
     text: async () => text,
     bytes: async (limit) => {
       within(limit);
@@ -233,6 +265,39 @@ function incomingCall(call: DirectCall): Incoming {
       within(limit);
       return text;
     },
+  };
+}
+
+/**
+ * A DirectCall as the handlers read it, as `new Request(url, call)` would give it: the method
+ * normalized, header names in lower case and values trimmed, pairs in Headers' order, a text
+ * body's default Content-Type, and the body read as Request.text() / arrayBuffer() would.
+ */
+function incomingCall(call: DirectCall, connection?: ConnectionInfo): Incoming {
+  const upper = call.method.toUpperCase();
+  const method = NORMALIZED_METHODS.has(upper) ? upper : call.method;
+  if (call.body !== undefined && (method === 'GET' || method === 'HEAD')) {
+    throw new TypeError('Request with GET/HEAD method cannot have body.');
+  }
+  const headers = new Map<string, string>();
+  for (const [k, v] of Object.entries(call.headers)) {
+    // Names differing only in case are one header, its values joined as Headers.append joins them.
+    const name = k.toLowerCase();
+    const before = headers.get(name);
+    headers.set(name, before === undefined ? headerValue(v) : `${before}, ${headerValue(v)}`);
+  }
+  if (typeof call.body === 'string' && !headers.has('content-type')) {
+    headers.set('content-type', 'text/plain;charset=UTF-8');
+  }
+  return {
+    method,
+    url: call.url,
+    headers: {
+      get: (name) => headers.get(name.toLowerCase()) ?? null,
+      entries: () => [...headers.entries()].sort(byName),
+    },
+    ...(connection === undefined ? {} : { connection }),
+    ...(call.body instanceof Uint8Array ? bytesBody(call.body) : textBody(call.body ?? '')),
   };
 }
 
@@ -615,6 +680,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   return {
     handle: (request, connection) => handle(incomingRequest(request, connection)),
-    handleCall: async (call) => handle(incomingCall(call)),
+    handleCall: async (call, connection) => handle(incomingCall(call, connection)),
   };
 }

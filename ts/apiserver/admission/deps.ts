@@ -7,9 +7,8 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
-import { decodeStored } from '../codec.js';
 import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../resources.js';
-import { storedLister } from './lister.js';
+import { decodedOnce, storedLister } from './lister.js';
 
 export interface AdmissionDeps {
   storage: Storage;
@@ -24,7 +23,7 @@ function served(group: string, version: string, resource: string): ResourceInfo 
   return info;
 }
 
-/** One stored object, or undefined. */
+/** One stored object, or undefined; shared with other lookups (lister.ts decodedOnce): read only. */
 export async function getStored<T extends KubeObject = KubeObject>(
   deps: AdmissionDeps,
   gvr: readonly [group: string, version: string, resource: string],
@@ -32,17 +31,17 @@ export async function getStored<T extends KubeObject = KubeObject>(
   name: string,
 ): Promise<T | undefined> {
   const stored = await storedLister(deps.storage).get(objectKey(served(...gvr), namespace, name));
-  return stored === undefined ? undefined : (decodeStored(stored) as T);
+  return stored === undefined ? undefined : (decodedOnce(stored) as T);
 }
 
-/** Every stored object of a resource in `namespace` ('' for all, or cluster-scoped). */
+/** Every stored object of a resource in `namespace` ('' for all, or cluster-scoped); read only, as getStored's. */
 export async function listStored<T extends KubeObject = KubeObject>(
   deps: AdmissionDeps,
   gvr: readonly [group: string, version: string, resource: string],
   namespace: string,
 ): Promise<T[]> {
   const items = await storedLister(deps.storage).list(collectionPrefix(served(...gvr), namespace));
-  return items.map((s) => decodeStored(s) as T);
+  return items.map((s) => decodedOnce(s) as T);
 }
 
 export const realSleep = (ms: number): Promise<void> =>

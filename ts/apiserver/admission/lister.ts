@@ -9,7 +9,9 @@
  * request is in. Otherwise — another backend, not started yet, re-listing after a 410, or a batch
  * not applied yet — the read goes to storage, as it did before there was a cache.
  */
+import type { KubeObject } from '../../api/meta.js';
 import type { Storage, StoredObject, Watch } from '../../storage/storage.js';
+import { decodeStored } from '../codec.js';
 import { relistWithRetries } from '../relist.js';
 
 /** The collections kept (their storage key prefixes). */
@@ -20,6 +22,22 @@ export const LISTED_COLLECTIONS: readonly string[] = [
   '/registry/priorityclasses/',
   '/registry/resourcequotas/',
 ];
+
+const decodedObjects = new WeakMap<StoredObject, KubeObject>();
+
+/**
+ * decodeStored(stored), decoded once per stored value: the lister hands out the same StoredObject
+ * until the object changes, and every pod create looks up its namespace and ServiceAccount.
+ * Shared between callers — read it, never change it.
+ */
+export function decodedOnce(stored: StoredObject): Readonly<KubeObject> {
+  let obj = decodedObjects.get(stored);
+  if (obj === undefined) {
+    obj = decodeStored(stored);
+    decodedObjects.set(stored, obj);
+  }
+  return obj;
+}
 
 const byKey = (a: StoredObject, b: StoredObject): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 

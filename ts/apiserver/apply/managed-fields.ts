@@ -53,7 +53,8 @@ export class ManagedFieldsDecodeError extends Error {}
 /** DecodeManagedFields. */
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
   const out = emptyManaged();
-  for (const [i, e] of (entries ?? []).entries()) {
+  if (!entries?.length) return out; // a create's: nothing to decode
+  for (const [i, e] of entries.entries()) {
     if (e.operation !== 'Apply' && e.operation !== 'Update') {
       throw new ManagedFieldsDecodeError('operation must be `Apply` or `Update`');
     }

@@ -10,7 +10,7 @@ import { type Clock, realClock } from '../../../sim/clock.js';
 import type { Storage } from '../../../storage/storage.js';
 import { decodeStored } from '../../codec.js';
 import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../../resources.js';
-import { storedLister } from '../lister.js';
+import { decodedOnce, storedLister } from '../lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types.js';
 import { isPodSpecResource, PodSecurityAdmission, type PodSecurityRequest } from './admission.js';
 import { newEvaluator } from './registry.js';
@@ -36,7 +36,7 @@ export function podSecurityPlugin(deps: { storage: Storage; clock?: Clock }): Ad
     async getNamespaceLabels(name) {
       const stored = await storedLister(storage).get(objectKey(namespaces, '', name));
       if (stored === undefined) return undefined;
-      const labels = decodeStored(stored).metadata?.labels;
+      const labels = decodedOnce(stored).metadata?.labels;
       return isObj(labels) ? (labels as Record<string, string>) : {};
     },
     async listPods(namespace) {
