@@ -3,7 +3,6 @@
  * what the web Request path answers, over HTTP/2 and HTTP/1.1 — and the requests only a web
  * Request reads exactly go that way.
  */
-import { connect, type OutgoingHttpHeaders } from 'node:http2';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueCertificate } from '../certs.js';
@@ -12,6 +11,7 @@ import type { ApiServer, DirectCall } from '../server.js';
 import { type TestServer, TOKEN, testServer } from '../test-support.js';
 import type { HttpsServer } from './bridge.js';
 import { serveHttp2 } from './http2.js';
+import { h2Request } from './test-support.js';
 
 interface Answer {
   status: number;
@@ -132,30 +132,14 @@ function answerOf(status: number, raw: Record<string, unknown>, text: string): A
   return { status, headers, text: same };
 }
 
-function viaH2(port: number, ca: string, sent: Sent): Promise<Answer> {
-  const session = connect(`https://127.0.0.1:${port}`, { ca });
-  return new Promise((resolve, reject) => {
-    const stream = session.request({
-      ':method': sent.method,
-      ':path': sent.path,
-      ...sent.headers,
-    } as OutgoingHttpHeaders);
-    let head: Record<string, unknown> = {};
-    let text = '';
-    stream.setEncoding('utf8');
-    stream.on('response', (h) => {
-      head = h;
-    });
-    stream.on('data', (c: string) => {
-      text += c;
-    });
-    stream.on('end', () => {
-      session.close();
-      resolve(answerOf(Number(head[':status']), head, text));
-    });
-    stream.on('error', reject);
-    stream.end(sent.body);
+async function viaH2(port: number, ca: string, sent: Sent): Promise<Answer> {
+  const { head, text } = await h2Request(port, ca, {
+    method: sent.method,
+    path: sent.path,
+    headers: sent.headers,
+    body: sent.body ?? new Uint8Array(),
   });
+  return answerOf(Number(head[':status']), head, text);
 }
 
 function viaH1(port: number, ca: string, sent: Sent): Promise<Answer> {

@@ -4,7 +4,7 @@ import { createCertificateAuthority, issueCertificate } from '../certs.js';
 import { type TestServer, TOKEN, testServer } from '../test-support.js';
 import { serveHttp2 } from './http2.js';
 import type { HttpsServer } from './https.js';
-import { caFetch } from './test-support.js';
+import { caFetch, h2Request } from './test-support.js';
 
 let test: TestServer;
 let server: HttpsServer;
@@ -27,39 +27,23 @@ afterAll(async () => {
 });
 
 /** One HTTP/2 request; the answer's status, headers and body text. */
-function h2(method: string, path: string, body?: string) {
-  const session = connect(`https://127.0.0.1:${server.port}`, { ca: caPem });
-  return new Promise<{ status: number; type: string; length: string; text: string }>((resolve, reject) => {
-    const stream = session.request(
-      {
-        ':method': method,
-        ':path': path,
-        authorization: `Bearer ${TOKEN}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      { endStream: body === undefined },
-    );
-    let head: Record<string, unknown> = {};
-    let text = '';
-    stream.setEncoding('utf8');
-    stream.on('response', (h) => {
-      head = h;
-    });
-    stream.on('data', (c: string) => {
-      text += c;
-    });
-    stream.on('end', () => {
-      session.close();
-      resolve({
-        status: Number(head[':status']),
-        type: String(head['content-type']),
-        length: String(head['content-length']),
-        text,
-      });
-    });
-    stream.on('error', reject);
-    if (body !== undefined) stream.end(body);
+async function h2(method: string, path: string, body?: string) {
+  const headers = {
+    authorization: `Bearer ${TOKEN}`,
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+  };
+  const { head, text } = await h2Request(server.port, caPem, {
+    method,
+    path,
+    headers,
+    ...(body === undefined ? {} : { body }),
   });
+  return {
+    status: Number(head[':status']),
+    type: String(head['content-type']),
+    length: String(head['content-length']),
+    text,
+  };
 }
 
 describe('serveHttp2', () => {

@@ -3,6 +3,7 @@
  * port, with a fetch and a `ws` WebSocket factory that trust its CA — what tests of the socket
  * paths (chunked and WebSocket watch, real clients) need.
  */
+import { connect, type OutgoingHttpHeaders } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import WebSocket from 'ws';
@@ -87,4 +88,34 @@ export async function httpsTestServer(wrap: (api: ApiServer) => ApiServer = (api
     webSocket: (target, protocols) => new WebSocket(target, protocols, { ca: ca.certPem, origin: url }),
     close: () => https.close(),
   };
+}
+
+/** One HTTP/2 request on a new connection to 127.0.0.1:`port` trusting `ca`: its response headers and body text. */
+export function h2Request(
+  port: number,
+  ca: string,
+  sent: { method: string; path: string; headers?: OutgoingHttpHeaders; body?: string | Uint8Array },
+): Promise<{ head: Record<string, unknown>; text: string }> {
+  const session = connect(`https://127.0.0.1:${port}`, { ca });
+  return new Promise((resolve, reject) => {
+    const stream = session.request(
+      { ':method': sent.method, ':path': sent.path, ...sent.headers },
+      { endStream: sent.body === undefined },
+    );
+    let head: Record<string, unknown> = {};
+    let text = '';
+    stream.setEncoding('utf8');
+    stream.on('response', (h) => {
+      head = h;
+    });
+    stream.on('data', (c: string) => {
+      text += c;
+    });
+    stream.on('end', () => {
+      session.close();
+      resolve({ head, text });
+    });
+    stream.on('error', reject);
+    if (sent.body !== undefined) stream.end(sent.body);
+  });
 }
