@@ -29,10 +29,14 @@ const jsonOnly: Send = async (_method, _path, body) => {
   return { status: 201, bytes: text.length };
 };
 
-/** Answers 201 with the request's body: the web-standard handler with no work in it. */
+const created = (body: string) => new Response(body, { status: 201, headers: { 'content-type': 'application/json' } });
+const utf8 = new TextDecoder();
+
+/** Answers 201 with the request's body: an apiserver with no work in it, reached as the fronts reach one. */
 const echo: ApiServer = {
-  handle: async (request) =>
-    new Response(await request.text(), { status: 201, headers: { 'content-type': 'application/json' } }),
+  handle: async (request) => created(await request.text()),
+  handleCall: async (call) =>
+    created(typeof call.body === 'string' || call.body === undefined ? (call.body ?? '') : utf8.decode(call.body)),
 };
 
 /** node:http2 without the compat layer: each stream answered 201 with its body. */

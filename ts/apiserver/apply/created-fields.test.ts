@@ -1,7 +1,8 @@
 /** The create fast path gives the general updater's FieldsV1, object for object. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOpenApiData } from '../openapi/data.js';
-import { createdFieldsV1, FastPathRefused } from './created-fields.js';
+import { createdFieldsV1 } from './created-fields.js';
+import { FastPathRefused } from './direct-walk.js';
 import { FieldSet } from './field-set.js';
 import { type FieldsV1, toFieldsV1 } from './fields-v1.js';
 import { TypedError } from './list-items.js';

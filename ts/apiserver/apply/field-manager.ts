@@ -10,8 +10,10 @@ import type { ManagedFieldsEntry } from '../../api/meta.js';
 import { newBadRequest, newInternalError, StatusError } from '../../api/status.js';
 import { capUpdateManagers } from './cap-managers.js';
 import { newConflictError } from './conflicts.js';
-import { createdFieldsV1, FastPathRefused } from './created-fields.js';
+import { createdFieldsV1 } from './created-fields.js';
+import { FastPathRefused } from './direct-walk.js';
 import { FieldSet } from './field-set.js';
+import type { FieldsV1 } from './fields-v1.js';
 import { TypedError } from './list-items.js';
 import {
   decodeManagedFields,
@@ -24,6 +26,7 @@ import {
 } from './managed-fields.js';
 import { fieldElement, type Value } from './path.js';
 import type { TypeNode } from './typed.js';
+import { updatedFieldsV1 } from './updated-fields.js';
 import { ConflictsError, Updater } from './updater.js';
 import { compareValues, toFieldSet } from './walk.js';
 
@@ -106,8 +109,84 @@ function stripFields(managed: Managed, id: string): void {
   if (vs.set.empty()) managed.fields.delete(id);
 }
 
-/** managedFieldsUpdater + stripMeta + structuredMerge Update: `manager` takes what changed from `live` to `next`. */
-function updateManaged(
+/**
+ * The one managedFields entry the general path would decode for this write (the sent ones, else the
+ * live object's), when that is exactly one entry and `manager`'s own `Update` entry of this scope
+ * that decodes: the case updated-fields.ts computes.
+ */
+function ownSoleEntry(
+  scope: FieldManagerScope,
+  liveObj: Obj,
+  next: Obj,
+  manager: string,
+): (ManagedFieldsEntry & { fieldsV1: FieldsV1 }) | undefined {
+  // withoutManagedFields(next) is `next` for the walk only when it has a metadata object.
+  const metadata = next.metadata;
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return undefined;
+  const sent = metadata.managedFields;
+  let entries: unknown = managedFieldsOf(liveObj);
+  if (scope.subresource === '' && sent !== undefined) {
+    if (!Array.isArray(sent) || isResetManagedFields(sent as ManagedFieldsEntry[])) return undefined;
+    if (sent.length > 0) entries = sent;
+  }
+  if (!Array.isArray(entries) || entries.length !== 1) return undefined;
+  const e: unknown = entries[0];
+  if (e === null || typeof e !== 'object') return undefined;
+  const entry = e as ManagedFieldsEntry;
+  const fieldsV1: unknown = entry.fieldsV1;
+  const own =
+    entry.manager === (manager || 'unknown') &&
+    entry.operation === 'Update' &&
+    scope.apiVersion !== '' &&
+    entry.apiVersion === scope.apiVersion &&
+    (entry.subresource ?? '') === scope.subresource &&
+    entry.fieldsType === 'FieldsV1' &&
+    fieldsV1 !== null &&
+    typeof fieldsV1 === 'object' &&
+    !Array.isArray(fieldsV1);
+  return own ? (entry as ManagedFieldsEntry & { fieldsV1: FieldsV1 }) : undefined;
+}
+
+/**
+ * recordUpdate of an object whose only entry is the writer's own (updated-fields.ts); false when it
+ * cannot tell (then the general path runs, `next` untouched). Exported for updated-fields.test.ts.
+ */
+export function recordOwnUpdate(
+  scope: FieldManagerScope,
+  liveObj: Obj,
+  next: Obj,
+  manager: string,
+  now: string,
+): boolean {
+  const own = ownSoleEntry(scope, liveObj, next, manager);
+  if (own === undefined) return false;
+  let result: ReturnType<typeof updatedFieldsV1>;
+  try {
+    const [l, n] = [withoutManagedFields(liveObj), withoutManagedFields(next)];
+    result = updatedFieldsV1(l, n, scope.type, own.fieldsV1, scope.resetFields, STRIP);
+  } catch (err) {
+    if (err instanceof FastPathRefused || err instanceof TypedError) return false;
+    throw err;
+  }
+  const meta = metaOf(next);
+  delete meta.managedFields;
+  if (result.fieldsV1 === undefined) return true; // it owns nothing any more: no entry
+  const entry: ManagedFieldsEntry = {
+    manager: manager || 'unknown',
+    operation: 'Update',
+    apiVersion: scope.apiVersion,
+  };
+  const time = result.took ? now : own.time;
+  if (time !== undefined && time !== null) entry.time = time;
+  entry.fieldsType = 'FieldsV1';
+  entry.fieldsV1 = result.fieldsV1;
+  if (scope.subresource !== '') entry.subresource = scope.subresource;
+  meta.managedFields = [entry] as unknown as Value[];
+  return true;
+}
+
+/** managedFieldsUpdater + stripMeta + structuredMerge Update: `manager` takes what changed from `live` to `next` (exported for updated-fields.test.ts). */
+export function updateManaged(
   scope: FieldManagerScope,
   live: Obj,
   next: Obj,
@@ -148,6 +227,7 @@ export function recordUpdate(
   manager: string,
   now: string,
 ): void {
+  if (live !== undefined && recordOwnUpdate(scope, live, next, manager, now)) return;
   const liveObj = live ?? scope.newObject();
   const sent = managedFieldsOf(next);
   let managed: Managed;
