@@ -13,10 +13,9 @@
  */
 import { createSecureServer, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { createCertificateAuthority, issueCertificate } from '../ts/apiserver/certs.js';
 import { serveHttp2 } from '../ts/apiserver/node/http2.js';
 import type { ApiServer } from '../ts/apiserver/server.js';
-import { type ClientThread, type LoadResult, type LoadSpec, runLoad, type Send } from './api-load.js';
+import { type ClientThread, type LoadResult, type LoadSpec, loopbackTls, runLoad, type Send } from './api-load.js';
 
 export interface Ceiling {
   impl: 'json-only' | 'trivial-h2' | 'raw-node-http2';
@@ -57,12 +56,7 @@ export async function measureCeilings(
   runs: number,
   tick: (what: string) => void,
 ): Promise<Ceiling[]> {
-  const ca = await createCertificateAuthority();
-  const serving = await issueCertificate(
-    ca,
-    { commonName: 'kube-apiserver' },
-    { serving: { dnsNames: ['localhost'], ips: ['127.0.0.1'] } },
-  );
+  const { ca, serving } = await loopbackTls();
   const bridged = await serveHttp2(echo, serving, '127.0.0.1', 0);
   const raw = createSecureServer({ cert: serving.certPem, key: serving.keyPem });
   raw.on('stream', rawEchoStream);

@@ -13,6 +13,7 @@ import { type ClientHttp2Session, connect as http2Connect } from 'node:http2';
 import { Agent, request as httpsRequest } from 'node:https';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { WebSocket } from 'ws';
+import { createCertificateAuthority, issueCertificate, type KeyPair, type ServingTls } from '../ts/apiserver/certs.js';
 import type { ApiServer } from '../ts/apiserver/server.js';
 import { podBodies } from './api-pods.js';
 
@@ -130,6 +131,17 @@ export function inProcessSender(api: Pick<ApiServer, 'handle' | 'handleCall'>, t
     const res = await (api.handleCall !== undefined ? api.handleCall(call) : api.handle(new Request(url, call)));
     return readAnswer(res);
   };
+}
+
+/** A new CA and the serving certificate for 127.0.0.1 the benchmark's TLS servers use. */
+export async function loopbackTls(): Promise<{ ca: KeyPair; serving: ServingTls }> {
+  const ca = await createCertificateAuthority();
+  const serving = await issueCertificate(
+    ca,
+    { commonName: 'kube-apiserver' },
+    { serving: { dnsNames: ['localhost'], ips: ['127.0.0.1'] } },
+  );
+  return { ca, serving };
 }
 
 export interface TlsTarget {

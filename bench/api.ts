@@ -15,7 +15,6 @@
  * Writes bench/results/api.json and api.svg.
  */
 import { loadavg } from 'node:os';
-import { createCertificateAuthority, issueCertificate } from '../ts/apiserver/certs.js';
 import { serveHttp2 } from '../ts/apiserver/node/http2.js';
 import { type HttpsServer, serveHttps } from '../ts/apiserver/node/https.js';
 import { type ApiServer, createApiServer } from '../ts/apiserver/server.js';
@@ -30,6 +29,7 @@ import {
   LineCounter,
   type LoadResult,
   type LoadSpec,
+  loopbackTls,
   type Op,
   type Protocol,
   runLoad,
@@ -139,12 +139,7 @@ interface Servers {
 }
 
 async function startServers(): Promise<Servers> {
-  const ca = await createCertificateAuthority();
-  const serving = await issueCertificate(
-    ca,
-    { commonName: 'kube-apiserver' },
-    { serving: { dnsNames: ['localhost'], ips: ['127.0.0.1'] } },
-  );
+  const { ca, serving } = await loopbackTls();
   let current: ApiServer | undefined;
   const inUse = (): ApiServer => {
     if (!current) throw new Error('bench api: no apiserver in use');

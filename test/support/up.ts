@@ -116,19 +116,7 @@ export class UpCluster {
     body?: Uint8Array | string,
     headers: Record<string, string> = {},
   ): Promise<HttpsResult> {
-    return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: this.port, method, path, ca: this.ca, headers }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
-      });
-      req.on('error', reject);
-      if (body !== undefined) req.end(body);
-      else req.end();
-    });
+    return this.send(method, path, body, headers);
   }
 
   /** https() presenting a client certificate (PEM cert and key) in the TLS handshake. */
@@ -139,9 +127,20 @@ export class UpCluster {
     body?: Uint8Array | string,
     headers: Record<string, string> = {},
   ): Promise<HttpsResult> {
+    return this.send(method, path, body, headers, client);
+  }
+
+  /** The one request behind https() and httpsWithCert(). */
+  private send(
+    method: string,
+    path: string,
+    body: Uint8Array | string | undefined,
+    headers: Record<string, string>,
+    client?: { cert: string; key: string },
+  ): Promise<HttpsResult> {
     return new Promise((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: this.port, method, path, ca: this.ca, headers, cert: client.cert, key: client.key },
+        { host: '127.0.0.1', port: this.port, method, path, ca: this.ca, headers, ...client },
         (res) => {
           let text = '';
           res.setEncoding('utf8');

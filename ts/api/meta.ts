@@ -55,6 +55,25 @@ export interface ObjectMeta {
   managedFields?: ManagedFieldsEntry[];
 }
 
+/** ObjectMeta's JSON fields in the order Go declares them (k8s.io/apimachinery/pkg/apis/meta/v1 types.go). */
+export const OBJECT_META_FIELDS: readonly string[] = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+];
+
 export interface ListMeta {
   selfLink?: string;
   resourceVersion?: string;

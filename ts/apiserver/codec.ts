@@ -5,7 +5,7 @@
  * duplicate fields) and YAML (`application/yaml`) turned into JSON as sigs.k8s.io/yaml does.
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import type { KubeObject, ObjectMeta } from '../api/meta.js';
+import { type KubeObject, OBJECT_META_FIELDS, type ObjectMeta } from '../api/meta.js';
 import { newBadRequest, StatusError } from '../api/status.js';
 import type { StoredObject } from '../storage/storage.js';
 import { withRawJson } from './field-validation.js';
@@ -76,23 +76,8 @@ function stringifyTopLevel(obj: KubeObject): { text: string; metaEnd: number } {
  * same, so an update that changes nothing writes nothing. resourceVersion is left out (the store's
  * revision is the truth).
  */
-const OBJECT_META_ORDER = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-] as const;
-const IN_ORDER: ReadonlySet<string> = new Set([...OBJECT_META_ORDER, 'resourceVersion']);
+const OBJECT_META_ORDER = OBJECT_META_FIELDS.filter((f) => f !== 'resourceVersion');
+const IN_ORDER: ReadonlySet<string> = new Set(OBJECT_META_FIELDS);
 
 /** encodeForStorage, keeping the object written too (storedAnswer answers with it). */
 export function encodeStored(obj: KubeObject): Encoded {

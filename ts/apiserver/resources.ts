@@ -40,6 +40,26 @@ export interface ResourceInfo {
   custom?: CustomResourceServing;
 }
 
+/** A kind served only as a subresource body (no collection, no storage of its own): Scale, Binding, TokenRequest… */
+export function bodyKind(group: string, version: string, kind: string, fields: readonly string[]): ResourceInfo {
+  return {
+    group,
+    version,
+    resource: '',
+    singular: '',
+    kind,
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    generation: false,
+    fields,
+    statusOnSubresource: false,
+  };
+}
+
+/** autoscaling/v1 Scale, the body of every `…/scale` subresource. */
+export const SCALE_KIND: ResourceInfo = bodyKind('autoscaling', 'v1', 'Scale', ['spec', 'status']);
+
 /** The custom resources a server serves besides RESOURCES (crd/registry.ts keeps them from the CRDs). */
 export interface CustomResourceLookup {
   find(group: string, version: string, resource: string): ResourceInfo | undefined;

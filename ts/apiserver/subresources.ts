@@ -36,7 +36,7 @@ import { rfc3339 } from './names.js';
 import type { Json } from './patch.js';
 import { getPodLog, type KubeletLogs } from './pod-log.js';
 import { getReadAt } from './read-options.js';
-import { objectKey, type ResourceInfo } from './resources.js';
+import { bodyKind, objectKey, SCALE_KIND } from './resources.js';
 import { jsonResponse } from './response.js';
 import {
   applyPatch,
@@ -65,24 +65,6 @@ import { createTokenRequest, type TokenIssuer } from './token-request.js';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A kind served only as a subresource body (no collection, no storage of its own). */
-function bodyKind(group: string, version: string, kind: string, fields: readonly string[]): ResourceInfo {
-  return {
-    group,
-    version,
-    resource: '',
-    singular: '',
-    kind,
-    namespaced: true,
-    shortNames: [],
-    categories: [],
-    generation: false,
-    fields,
-    statusOnSubresource: false,
-  };
-}
-
-const SCALE = bodyKind('autoscaling', 'v1', 'Scale', ['spec', 'status']);
 const BINDING = bodyKind('', 'v1', 'Binding', ['target']);
 const EVICTION = bodyKind('policy', 'v1', 'Eviction', ['deleteOptions']);
 
@@ -201,7 +183,7 @@ async function getScale(ctx: RestContext, req: ResourceRequest): Promise<Respons
   // `kubectl get --subresource=scale` asks for a Table (printScale).
   if (wantsTable(req.accept)) {
     const resourceVersion = scale.metadata?.resourceVersion ?? '';
-    return jsonResponse(200, toTable(SCALE, [scale], { now: ctx.clock.now(), resourceVersion }));
+    return jsonResponse(200, toTable(SCALE_KIND, [scale], { now: ctx.clock.now(), resourceVersion }));
   }
   return jsonResponse(200, scale);
 }
@@ -237,8 +219,8 @@ async function writeScale(
   let warnings: string[] = [];
   const { obj } = await updateWith(ctx, req, opts, (old) => {
     const scale = nextScale(scaleFromDeployment(old));
-    checkTypeMeta(SCALE, scale);
-    warnings = checkUnknownFields(SCALE, scale, fieldValidation(opts));
+    checkTypeMeta(SCALE_KIND, scale);
+    warnings = checkUnknownFields(SCALE_KIND, scale, fieldValidation(opts));
     const meta = metaOf(scale);
     const replicas = scaleReplicas(scale);
     const errs: ErrorList = [];

@@ -11,7 +11,7 @@ import { decodeStored, parseJsonObject } from './codec.js';
 import { checkUnknownFields } from './field-validation.js';
 import { newUid, rfc3339 } from './names.js';
 import { getReadAt } from './read-options.js';
-import { findResource, objectKey, type ResourceInfo } from './resources.js';
+import { bodyKind, findResource, objectKey } from './resources.js';
 import { jsonResponse } from './response.js';
 import {
   checkOptions,
@@ -68,19 +68,7 @@ const DEFAULT_EXPIRATION_SECONDS = 60 * 60;
 const MIN_EXPIRATION_SECONDS = 10 * 60;
 const MAX_UINT32 = 4294967295;
 
-const TOKEN_REQUEST: ResourceInfo = {
-  group: 'authentication.k8s.io',
-  version: 'v1',
-  resource: '',
-  singular: '',
-  kind: 'TokenRequest',
-  namespaced: true,
-  shortNames: [],
-  categories: [],
-  generation: false,
-  fields: ['spec', 'status'],
-  statusOnSubresource: false,
-};
+const TOKEN_REQUEST = bodyKind('authentication.k8s.io', 'v1', 'TokenRequest', ['spec', 'status']);
 const TOKEN_REQUEST_GK = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 
 type Obj = Record<string, unknown>;

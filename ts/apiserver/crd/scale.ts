@@ -11,7 +11,7 @@ import { decodeStored, parseJsonObject } from '../codec.js';
 import { checkUnknownFields, withPatchSource, withRawJson } from '../field-validation.js';
 import type { Json } from '../patch.js';
 import { getReadAt } from '../read-options.js';
-import { objectKey, type ResourceInfo } from '../resources.js';
+import { objectKey, type ResourceInfo, SCALE_KIND } from '../resources.js';
 import { jsonResponse } from '../response.js';
 import {
   applyPatch,
@@ -29,20 +29,6 @@ import {
 import { isObj } from './types.js';
 
 type Obj = Record<string, unknown>;
-
-const SCALE: ResourceInfo = {
-  group: 'autoscaling',
-  version: 'v1',
-  resource: '',
-  singular: '',
-  kind: 'Scale',
-  namespaced: true,
-  shortNames: [],
-  categories: [],
-  generation: false,
-  fields: ['spec', 'status'],
-  statusOnSubresource: false,
-};
 
 const fields = (path: string): string[] => path.replace(/^\./, '').split('.');
 
@@ -136,8 +122,8 @@ export async function handleCustomScale(
   let warnings: string[] = [];
   const { obj } = await updateWith(ctx, req, opts, (old) => {
     const scale = next(scaleFromCustomResource(info, old));
-    checkTypeMeta(SCALE, scale);
-    warnings = checkUnknownFields(SCALE, scale, fieldValidation(opts));
+    checkTypeMeta(SCALE_KIND, scale);
+    warnings = checkUnknownFields(SCALE_KIND, scale, fieldValidation(opts));
     const meta = metaOf(scale);
     const spec = scale.spec;
     const replicas = isObj(spec) && typeof spec.replicas === 'number' ? spec.replicas : 0;

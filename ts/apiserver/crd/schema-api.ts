@@ -7,7 +7,6 @@ export {
   applyDefaults,
   definitionName,
   type JSONSchemaProps,
-  OBJECT_META_FIELDS,
   openApiV3ListSchema,
   openApiV3Schema,
   prune,

@@ -7,6 +7,7 @@
  * removed. The first problem ends the walk, as in Kubernetes (a decode error, 400).
  */
 import { type FieldError, invalid } from '../../../api/field-errors.js';
+import { OBJECT_META_FIELDS } from '../../../api/meta.js';
 import { decodeObjectMeta } from './embedded-resource.js';
 import { child, index, key, type MaybePath } from './field-path.js';
 import { goBadValue } from './go-values.js';
@@ -19,24 +20,6 @@ export interface CoerceResult {
   unknownFields: string[];
 }
 
-// ObjectMeta's JSON fields (k8s.io/apimachinery/pkg/apis/meta/v1 types.go), in struct order.
-export const OBJECT_META_FIELDS: readonly string[] = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-];
 const TIMES = new Set(['creationTimestamp', 'deletionTimestamp']);
 
 /** Coerce(nil, obj, schema, isResourceRoot=false, dropInvalidFields=false), in place. */

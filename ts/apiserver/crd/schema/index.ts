@@ -4,7 +4,7 @@
  * validation with kube-openapi's messages, defaulting, pruning and the published OpenAPI form.
  * x-kubernetes-validations (CEL) rules are not evaluated.
  */
-export { type CoerceResult, coerceEmbeddedResources, OBJECT_META_FIELDS } from './coerce.js';
+export { type CoerceResult, coerceEmbeddedResources } from './coerce.js';
 export { validateCustomResource } from './custom-resource-validation.js';
 export { applyDefaults } from './defaulting.js';
 export { definitionName, type GroupVersionKind, openApiV3ListSchema, openApiV3Schema } from './openapi-publish.js';
