@@ -8,7 +8,7 @@ import type { KubeObject } from '../ts/api/meta.js';
 import { type HttpsTestServer, httpsTestServer } from '../ts/apiserver/node/test-support.js';
 import { type Client, createClient } from '../ts/client/client.js';
 import { ApiError } from '../ts/client/errors.js';
-import { Informer } from '../ts/client/informer.js';
+import { SharedIndexInformer as Informer } from '../ts/client/informers/shared-informer.js';
 import { RESOURCES } from '../ts/client/resources.js';
 import { httpTransport, inProcessTransport, type Transport } from '../ts/client/transport.js';
 import type { WatchEvent, WatchStream } from '../ts/client/watch-stream.js';

@@ -1,4 +1,4 @@
-/** ts/client: one client interface over two transports, informers and the workqueue. */
+/** ts/client: one client interface over two transports, shared informers and the workqueue. */
 export {
   type Client,
   createClient,
@@ -11,7 +11,33 @@ export {
 } from './client.js';
 export { ApiError, errorFromResponse, isApiError, isExpired } from './errors.js';
 export { type CoreEvent, EventRecorder, type EventRecorderOptions, type EventType } from './event-recorder.js';
-export { type EventHandler, Informer, type InformerOptions, type InformerState, objectKey } from './informer.js';
+export { resourceString, SharedInformerFactory, type SharedInformerFactoryOptions } from './informers/factory.js';
+export {
+  addPodControllerUIDIndexer,
+  addPodNodeNameIndexer,
+  controllerUIDIndexFunc,
+  type Indexers,
+  type IndexFunc,
+  metaNamespaceIndexFunc,
+  NAMESPACE_INDEX,
+  ORPHAN_POD_INDEX_KEY,
+  POD_CONTROLLER_UID_INDEX,
+  POD_NODE_NAME_INDEX,
+  podNodeNameIndexFunc,
+} from './informers/index-funcs.js';
+export { keyOf, objectKey, splitObjectKey } from './informers/keys.js';
+export { Lister, NamespaceLister } from './informers/listers.js';
+export type { DeepReadonly } from './informers/readonly.js';
+export {
+  type EventHandler,
+  type EventHandlerRegistration,
+  type InformerOptions,
+  type InformerState,
+  SharedIndexInformer,
+  /** The standalone SharedIndexInformer (not from a factory), under its former name. */
+  SharedIndexInformer as Informer,
+} from './informers/shared-informer.js';
+export { type Indexer, ThreadSafeStore } from './informers/thread-safe-store.js';
 export { apiVersionOf, type GroupVersionResource, RESOURCES, type ResourceType, resourcePath } from './resources.js';
 export {
   type HttpTransportOptions,

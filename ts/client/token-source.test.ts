@@ -7,7 +7,7 @@ import type { VirtualClock } from '../sim/clock.js';
 import { createClient } from './client.js';
 import { controllerTransport, isCollectionRead } from './controller-transport.js';
 import { isApiError } from './errors.js';
-import { Informer } from './informer.js';
+import { SharedIndexInformer as Informer } from './informers/shared-informer.js';
 import { RESOURCES } from './resources.js';
 import { serviceAccountTokenSource } from './token-source.js';
 import { inProcessTransport } from './transport.js';

@@ -11,7 +11,7 @@
 import type { KubeObject } from '../api/meta.js';
 import { compareVersionPriority } from '../apiserver/crd/version-priority.js';
 import type { Client } from '../client/client.js';
-import { Informer } from '../client/informer.js';
+import { SharedIndexInformer as Informer } from '../client/informers/shared-informer.js';
 import type { ResourceType } from '../client/resources.js';
 import type { Clock } from '../sim/clock.js';
 
@@ -69,8 +69,8 @@ export class CustomResourceTypes {
     this.informer.start();
   }
 
-  synced(): Promise<void> {
-    return this.informer.synced();
+  async synced(): Promise<void> {
+    await this.informer.synced();
   }
 
   stop(): Promise<void> {

@@ -22,7 +22,7 @@ import {
 } from '../api/meta.js';
 import type { Client } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
-import { Informer } from '../client/informer.js';
+import { SharedIndexInformer as Informer } from '../client/informers/shared-informer.js';
 import type { ResourceType } from '../client/resources.js';
 import { runWorker, WorkQueue } from '../client/workqueue.js';
 import { type Clock, realClock } from '../sim/clock.js';

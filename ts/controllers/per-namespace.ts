@@ -11,7 +11,7 @@ import { runWorker, type WorkQueue } from '../client/workqueue.js';
 
 interface Startable {
   start(): void;
-  synced(): Promise<void>;
+  synced(): Promise<unknown>;
   stop(): Promise<void>;
 }
 

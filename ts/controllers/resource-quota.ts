@@ -30,7 +30,8 @@ import {
 } from '../apiserver/admission/resource-quota/resource-list.js';
 import { quotaServiceType } from '../apiserver/admission/resource-quota/services.js';
 import type { Client } from '../client/client.js';
-import { Informer, objectKey } from '../client/informer.js';
+import { objectKey } from '../client/informers/keys.js';
+import { SharedIndexInformer as Informer } from '../client/informers/shared-informer.js';
 import { RESOURCES, type ResourceType } from '../client/resources.js';
 import { runWorker, WorkQueue } from '../client/workqueue.js';
 import { type Clock, realClock } from '../sim/clock.js';

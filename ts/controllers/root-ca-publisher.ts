@@ -11,7 +11,8 @@
 import type { KubeObject } from '../api/meta.js';
 import type { Client } from '../client/client.js';
 import { isApiError, isNamespaceTerminating } from '../client/errors.js';
-import { Informer, objectKey } from '../client/informer.js';
+import { objectKey } from '../client/informers/keys.js';
+import { SharedIndexInformer as Informer } from '../client/informers/shared-informer.js';
 import { RESOURCES } from '../client/resources.js';
 import { WorkQueue } from '../client/workqueue.js';
 import { type Clock, realClock } from '../sim/clock.js';

@@ -1,31 +1,35 @@
 /**
- * A list-then-watch informer (client-go's Reflector + Indexer, kube-rs' watcher): one writer keeps a
- * local cache of a resource current, and tells handlers about every change. An explicit state
- * machine:
+ * The Reflector (client-go tools/cache/reflector.go, kube-rs' watcher): the one writer that keeps
+ * an informer's cache current by list-then-watch, as an explicit state machine:
  *
  *   list ──ok──▶ watch ──clean end──▶ watch (from the last seen resourceVersion)
  *     ▲            │ 410 Expired (HTTP or ERROR event)
- *     └────────────┘  re-list, diffing the cache (deletes for vanished objects)
+ *     └────────────┘  re-list, replacing the store (the informer diffs it: deletes for vanished objects)
  *   any other failure ──▶ backoff (800 ms doubling to 30 s, on the Clock) ──▶ the state it failed in
  *
- *   const pods = new Informer(client, RESOURCES.pods, { clock });
- *   pods.addEventHandler({ onAdd: (p) => queue.add(keyOf(p)) });
- *   pods.start(); await pods.synced();
+ *   const reflector = new Reflector(client, RESOURCES.pods, store, { clock });
+ *   reflector.start();  …  await reflector.stop();
+ *
+ * It writes into a ReflectorStore (the SharedIndexInformer, shared-informer.ts): `replace` with
+ * each full list, `add` / `update` / `delete` with each watch event.
  */
-import type { KubeObject } from '../api/meta.js';
-import { type Clock, realClock } from '../sim/clock.js';
-import type { Client } from './client.js';
-import { ApiError, isExpired } from './errors.js';
-import type { GroupVersionResource } from './resources.js';
-import type { WatchStream } from './watch-stream.js';
+import type { KubeObject } from '../../api/meta.js';
+import { type Clock, realClock } from '../../sim/clock.js';
+import type { Client } from '../client.js';
+import { ApiError, isExpired } from '../errors.js';
+import type { GroupVersionResource } from '../resources.js';
+import type { WatchStream } from '../watch-stream.js';
 
-export interface EventHandler<T> {
-  onAdd?(obj: T): void;
-  onUpdate?(oldObj: T, newObj: T): void;
-  onDelete?(obj: T): void;
+/** Where a reflector writes (client-go's Store as the reflector uses it). */
+export interface ReflectorStore<T> {
+  /** The complete list at `resourceVersion`: the store becomes exactly `items`. */
+  replace(items: T[], resourceVersion: string): void;
+  add(obj: T): void;
+  update(obj: T): void;
+  delete(obj: T): void;
 }
 
-export interface InformerOptions {
+export interface ReflectorOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
@@ -44,28 +48,17 @@ export interface InformerOptions {
   onError?: (err: unknown) => void;
 }
 
-export type InformerState = 'idle' | 'list' | 'watch' | 'backoff' | 'stopped';
+export type ReflectorState = 'idle' | 'list' | 'watch' | 'backoff' | 'stopped';
 
 // reflector.go: wait.NewExponentialBackoffManager(800*time.Millisecond, 30*time.Second, …, 2.0, …).
 export const INITIAL_BACKOFF_MS = 800;
 export const MAX_BACKOFF_MS = 30_000;
 const DEFAULT_WATCH_TIMEOUT_SECONDS = 300;
 
-/** The cache key of an object: `namespace/name`, or `name` when cluster-scoped (MetaNamespaceKeyFunc). */
-export function objectKey(obj: KubeObject): string {
-  const ns = obj.metadata?.namespace ?? '';
-  const name = obj.metadata?.name ?? '';
-  return ns === '' ? name : `${ns}/${name}`;
-}
-
-export class Informer<T extends KubeObject = KubeObject> {
-  private readonly cache = new Map<string, T>();
-  private readonly handlers: EventHandler<T>[] = [];
+export class Reflector<T extends KubeObject = KubeObject> {
   private readonly clock: Clock;
   private resourceVersion = '';
-  private synced_ = false;
-  private syncWaiters: Array<() => void> = [];
-  private state_: InformerState = 'idle';
+  private state_: ReflectorState = 'idle';
   /** The state a backoff returns to. */
   private retryState: 'list' | 'watch' = 'list';
   private backoffMs = INITIAL_BACKOFF_MS;
@@ -78,15 +71,10 @@ export class Informer<T extends KubeObject = KubeObject> {
   constructor(
     private readonly client: Client,
     private readonly gvr: GroupVersionResource,
-    private readonly options: InformerOptions = {},
+    private readonly store: ReflectorStore<T>,
+    private readonly options: ReflectorOptions = {},
   ) {
     this.clock = options.clock ?? realClock;
-  }
-
-  /** Registers handlers; objects already cached are replayed to it as adds. */
-  addEventHandler(handler: EventHandler<T>): void {
-    this.handlers.push(handler);
-    for (const obj of this.cache.values()) handler.onAdd?.(obj);
   }
 
   /** Starts the list-watch loop (once); returns immediately. */
@@ -104,42 +92,13 @@ export class Informer<T extends KubeObject = KubeObject> {
     await this.running;
   }
 
-  get state(): InformerState {
+  get state(): ReflectorState {
     return this.state_;
   }
 
-  /** True once the first list reached the cache. */
-  hasSynced(): boolean {
-    return this.synced_;
-  }
-
-  /** Resolves once the first list reached the cache. */
-  synced(): Promise<void> {
-    if (this.synced_) return Promise.resolve();
-    return new Promise((resolve) => this.syncWaiters.push(resolve));
-  }
-
-  /** The resourceVersion the cache is at. */
+  /** The resourceVersion the store is at. */
   lastSyncResourceVersion(): string {
     return this.resourceVersion;
-  }
-
-  /** A cached object; never mutate it (it is shared with every reader). */
-  get(namespace: string | undefined, name: string): T | undefined {
-    return this.cache.get(namespace === undefined || namespace === '' ? name : `${namespace}/${name}`);
-  }
-
-  getByKey(key: string): T | undefined {
-    return this.cache.get(key);
-  }
-
-  /** Every cached object. */
-  list(): T[] {
-    return [...this.cache.values()];
-  }
-
-  keys(): string[] {
-    return [...this.cache.keys()];
   }
 
   private stopped(): boolean {
@@ -181,7 +140,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (!this.stopped()) this.state_ = this.retryState;
   }
 
-  /** list: read every object (page by page), replace the cache, emitting the differences. */
+  /** list: read every object (page by page), then replace the store with them. */
   private async relist(): Promise<void> {
     const items: T[] = [];
     let cont: string | undefined;
@@ -197,46 +156,13 @@ export class Informer<T extends KubeObject = KubeObject> {
       rv = page.metadata.resourceVersion ?? '';
       cont = page.metadata.continue;
     } while (cont !== undefined && cont !== '');
-    this.replace(items, rv);
+    this.resourceVersion = rv;
+    this.store.replace(items, rv);
     this.backoffMs = INITIAL_BACKOFF_MS;
     this.state_ = 'watch';
-    if (!this.synced_) {
-      this.synced_ = true;
-      const waiters = this.syncWaiters;
-      this.syncWaiters = [];
-      for (const w of waiters) w();
-    }
   }
 
-  /** The cache becomes `items`: adds and updates for what is listed, deletes for what vanished. */
-  private replace(items: T[], resourceVersion: string): void {
-    const seen = new Set<string>();
-    for (const obj of items) {
-      const key = objectKey(obj);
-      seen.add(key);
-      this.upsert(key, obj);
-    }
-    for (const [key, old] of [...this.cache]) {
-      if (!seen.has(key)) {
-        this.cache.delete(key);
-        this.notify((h) => h.onDelete?.(old));
-      }
-    }
-    this.resourceVersion = resourceVersion;
-  }
-
-  private upsert(key: string, obj: T): void {
-    const old = this.cache.get(key);
-    this.cache.set(key, obj);
-    if (old === undefined) {
-      this.notify((h) => h.onAdd?.(obj));
-    } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
-      // A re-list answers unchanged objects too; only real changes are updates.
-      this.notify((h) => h.onUpdate?.(old, obj));
-    }
-  }
-
-  /** watch: one watch from the last resourceVersion, applied to the cache until the stream ends. */
+  /** watch: one watch from the last resourceVersion, applied to the store until the stream ends. */
   private async watchOnce(): Promise<void> {
     const stream = await this.client.watch<T>(this.gvr, {
       ...this.selectors(),
@@ -256,34 +182,18 @@ export class Informer<T extends KubeObject = KubeObject> {
         this.backoffMs = INITIAL_BACKOFF_MS;
         const obj = ev.object;
         const rv = obj.metadata?.resourceVersion;
-        if (ev.type === 'ADDED' || ev.type === 'MODIFIED') {
-          this.upsert(objectKey(obj), obj);
-        } else if (ev.type === 'DELETED') {
-          const key = objectKey(obj);
-          const old = this.cache.get(key);
-          this.cache.delete(key);
-          this.notify((h) => h.onDelete?.(old ?? obj));
-        }
+        if (ev.type === 'ADDED') this.store.add(obj);
+        else if (ev.type === 'MODIFIED') this.store.update(obj);
+        else if (ev.type === 'DELETED') this.store.delete(obj);
         if (rv !== undefined && rv !== '') this.resourceVersion = rv;
       }
     } finally {
       this.current = undefined;
     }
-    // A clean end (server timeout): watch again from where the cache is — unless the server closed
+    // A clean end (server timeout): watch again from where the store is — unless the server closed
     // at once with nothing to say, which would spin; reflector.go backs off then (< 1 s, no events).
     if (!this.stopped() && events === 0 && this.clock.now() - started < 1000) {
       throw new Error('kubewasm informer: very short watch');
-    }
-  }
-
-  /** Calls every handler; one that throws is reported and does not derail the cache's writer. */
-  private notify(call: (h: EventHandler<T>) => void): void {
-    for (const h of this.handlers) {
-      try {
-        call(h);
-      } catch (err) {
-        console.error('kubewasm informer: event handler failed', err);
-      }
     }
   }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta.js';
-import { createClient } from './client.js';
-import { Informer } from './informer.js';
-import { RESOURCES } from './resources.js';
-import { eventually, harness, TRANSPORT_KINDS } from './test-support.js';
-import type { Transport } from './transport.js';
+import type { KubeObject } from '../../api/meta.js';
+import { createClient } from '../client.js';
+import { RESOURCES } from '../resources.js';
+import { eventually, harness, TRANSPORT_KINDS } from '../test-support.js';
+import type { Transport } from '../transport.js';
+import { SharedIndexInformer as Informer } from './shared-informer.js';
 
 const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({
   apiVersion: 'v1',
