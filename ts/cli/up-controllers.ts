@@ -1,9 +1,11 @@
 /**
- * What `kubewasm up` runs beside the apiserver for services and namespaces: the
- * --service-cluster-ip-range / --service-node-port-range flags, the kubernetesservice controller
- * (the `kubernetes` Service at the range's first address, its Endpoints and EndpointSlice), the
- * namespace controller, the garbage collector and the system namespaces controller, all on the
- * in-process client.
+ * What `kubewasm up` runs beside the apiserver: the --service-cluster-ip-range /
+ * --service-node-port-range flags and kube-apiserver's own controllers on the loopback client
+ * (kubernetesservice: the `kubernetes` Service at the range's first address, its Endpoints and
+ * EndpointSlice; systemnamespaces), and kube-controller-manager — its --controllers,
+ * --resource-quota-sync-period — with one shared informer factory (listing and watching with the
+ * controller manager's own credential) and the controllers of controllers/controller-descriptors.ts,
+ * each with its own ServiceAccount's client.
  */
 import { IpRange } from '../apiserver/allocators/ip-range.js';
 import { parsePortRange } from '../apiserver/allocators/port-range.js';
@@ -14,33 +16,56 @@ import {
 import { parseGoDuration } from '../apiserver/protection.js';
 import { RESOURCES } from '../apiserver/resources.js';
 import type { Client } from '../client/client.js';
+import { SharedInformerFactory } from '../client/informers/factory.js';
 import type { ResourceType } from '../client/resources.js';
-import { CustomResourceTypes } from '../controllers/crd-resources.js';
-import { GarbageCollector } from '../controllers/garbage-collector.js';
-import { KubernetesServiceController } from '../controllers/kubernetes-service.js';
-import { NamespaceController } from '../controllers/namespace.js';
-import { ResourceQuotaController } from '../controllers/resource-quota.js';
-import { RootCAPublisher } from '../controllers/root-ca-publisher.js';
-import { ServiceAccountsController } from '../controllers/service-account.js';
-import { SystemNamespacesController } from '../controllers/system-namespaces.js';
+import { newControllerDescriptors } from '../controllers/controller-descriptors.js';
+import type { ControllerManagerOptions } from '../controllers/framework/context.js';
+import type { Logger } from '../controllers/framework/logger.js';
+import { ControllerManager, parseControllers, splitControllersFlag } from '../controllers/framework/manager.js';
+import { KubernetesServiceController } from '../controllers/kubernetesservice/kubernetes-service-controller.js';
+import { SystemNamespacesController } from '../controllers/systemnamespaces/system-namespaces-controller.js';
 import { realClock } from '../sim/clock.js';
 import type { Flags } from './flags.js';
 
 export const SERVICE_FLAG_SPEC = {
   'service-cluster-ip-range': 'string',
   'service-node-port-range': 'string',
-  'resource-quota-sync-period': 'string',
 } as const;
 
 export const SERVICE_FLAG_USAGE = `  --service-cluster-ip-range CIDR   ClusterIPs for Services (default ${DEFAULT_SERVICE_CLUSTER_IP_RANGE}, IPv4)
-  --service-node-port-range RANGE   NodePorts for Services (default ${DEFAULT_SERVICE_NODE_PORT_RANGE})
-  --resource-quota-sync-period D    full recalculation of quota usage (default 5m0s)`;
+  --service-node-port-range RANGE   NodePorts for Services (default ${DEFAULT_SERVICE_NODE_PORT_RANGE})`;
 
 export interface ServiceRanges {
   serviceClusterIPRange: string;
   serviceNodePortRange: string;
-  /** --resource-quota-sync-period in ms (kube-controller-manager's flag, default 5m0s). */
-  resourceQuotaSyncPeriodMs?: number;
+}
+
+/** kube-controller-manager's flags that `kubewasm up` takes. */
+export const CONTROLLER_MANAGER_FLAG_SPEC = {
+  controllers: 'string',
+  'resource-quota-sync-period': 'string',
+} as const;
+
+export const CONTROLLER_MANAGER_FLAG_USAGE = `  --controllers LIST                kube-controller-manager's controllers to run (default *): '*' all
+                                    on by default, 'foo' enables, '-foo' disables; all controllers:
+                                    ${newControllerDescriptors().knownControllers().join(', ')}
+  --resource-quota-sync-period D    full recalculation of quota usage (default 5m0s)`;
+
+/** The controller manager's options from the flags, checked (throws with kube-controller-manager's reason). */
+export function controllerManagerOptions(
+  flags: Flags,
+): Pick<ControllerManagerOptions, 'controllers' | 'resourceQuotaSyncPeriodMs'> {
+  const value = flags.values.controllers;
+  // --controllers default: ["*"].
+  const controllers =
+    value === undefined ? ['*'] : parseControllers(splitControllersFlag(String(value)), newControllerDescriptors());
+  const quotaSync = flags.values['resource-quota-sync-period'];
+  if (quotaSync === undefined) return { controllers };
+  const resourceQuotaSyncPeriodMs = parseGoDuration(String(quotaSync));
+  if (resourceQuotaSyncPeriodMs <= 0) {
+    throw new Error(`--resource-quota-sync-period ${String(quotaSync)} must be positive`);
+  }
+  return { controllers, resourceQuotaSyncPeriodMs };
 }
 
 /** The ranges from the flags, checked (throws with the reason). */
@@ -50,13 +75,7 @@ export function serviceRanges(flags: Flags): ServiceRanges {
   const ips = IpRange.parse(serviceClusterIPRange);
   if (ips.free() < 1) throw new Error(`--service-cluster-ip-range ${serviceClusterIPRange} holds no usable address`);
   parsePortRange(serviceNodePortRange);
-  const quotaSync = flags.values['resource-quota-sync-period'];
-  if (quotaSync === undefined) return { serviceClusterIPRange, serviceNodePortRange };
-  const resourceQuotaSyncPeriodMs = parseGoDuration(String(quotaSync));
-  if (resourceQuotaSyncPeriodMs <= 0) {
-    throw new Error(`--resource-quota-sync-period ${String(quotaSync)} must be positive`);
-  }
-  return { serviceClusterIPRange, serviceNodePortRange, resourceQuotaSyncPeriodMs };
+  return { serviceClusterIPRange, serviceNodePortRange };
 }
 
 /**
@@ -81,16 +100,33 @@ export interface Controllers {
   stop(): Promise<void>;
 }
 
-/** Starts the kubernetesservice and namespace controllers. */
+/** Log lines to stderr as `kubewasm <component>: <message>: <error>`; informational ones are not printed. */
+function stderrLogger(component: string): Logger {
+  return {
+    info() {},
+    error: (err, message) => console.error(`kubewasm ${component}: ${message}: ${String(err)}`),
+    withName: (name) => stderrLogger(name),
+  };
+}
+
+/**
+ * Starts kube-apiserver's controllers (kubernetesservice, systemnamespaces) and the controller
+ * manager's enabled ones; resolves once every one runs (the per-namespace ones have made what
+ * each namespace needs).
+ */
 export async function startControllers(options: {
   /** The loopback client (system:apiserver): for the controllers that run inside kube-apiserver itself. */
   client: Client;
+  /** The controller manager's own client (system:kube-controller-manager): the shared informers list and watch with it. */
+  informersClient: Client;
   /**
    * A kube-controller-manager controller's client, as its own ServiceAccount in kube-system
    * (--use-service-account-credentials): `controllerClient('namespace-controller')`.
    */
   controllerClient: (serviceAccount: string) => Promise<Client>;
   ranges: ServiceRanges;
+  /** --controllers and the controllers' flags. */
+  controllerManager: Pick<ControllerManagerOptions, 'controllers' | 'resourceQuotaSyncPeriodMs'>;
   /** The apiserver's advertised address (advertise-address.ts); none: the Endpoints are not written. */
   advertiseAddress: string | undefined;
   port: number;
@@ -105,70 +141,34 @@ export async function startControllers(options: {
     clock: realClock,
     onError: (err) => console.error(`kubewasm kubernetesservice: ${String(err)}`),
   });
-  await kubernetesService.start();
-  // The namespaced types to empty a deleted namespace of: the built-in ones and, as CRDs come and
-  // go, the custom ones (controllers/crd-resources.ts; read as discovery would be, on the loopback client).
-  const namespacedTypes = new CustomResourceTypes(
-    options.client,
-    servedResources().filter((r) => r.namespaced),
-    { namespaced: true, clock: realClock },
-  );
-  namespacedTypes.start();
-  const namespaces = new NamespaceController({
-    client: await options.controllerClient('namespace-controller'),
-    resources: namespacedTypes.resources,
-    clock: realClock,
-    onError: (err, ns) => console.error(`kubewasm namespace controller: ${ns}: ${String(err)}`),
-  });
-  await namespaces.start();
-  const gc = new GarbageCollector({
-    client: await options.controllerClient('generic-garbage-collector'),
-    resources: servedResources(),
-    clock: realClock,
-    onError: (err, uid) => console.error(`kubewasm garbage collector: ${uid}: ${String(err)}`),
-  });
-  await gc.start();
+  await kubernetesService.run();
   const systemNamespaces = new SystemNamespacesController(options.client, {
     clock: realClock,
     onError: (err) => console.error(`kubewasm system namespaces: ${String(err)}`),
   });
-  await systemNamespaces.start();
-  const resourceQuotas = new ResourceQuotaController({
-    client: await options.controllerClient('resourcequota-controller'),
-    resources: servedResources().filter((r) => r.namespaced),
+  await systemNamespaces.run();
+  // kube-controller-manager: one factory for every controller (rootClientBuilder's "shared-informers").
+  const informerFactory = new SharedInformerFactory(options.informersClient, {
     clock: realClock,
-    ...(options.ranges.resourceQuotaSyncPeriodMs === undefined
-      ? {}
-      : { resyncPeriodMs: options.ranges.resourceQuotaSyncPeriodMs }),
-    onError: (err, key) => console.error(`kubewasm resource quota controller: ${key}: ${String(err)}`),
+    onError: (err, gvr) => console.error(`kubewasm shared informers: ${gvr.resource}: ${String(err)}`),
   });
-  await resourceQuotas.start();
-  // The ServiceAccount admission plugin's `default` ServiceAccount and kube-root-ca.crt ConfigMap.
-  const serviceAccounts = new ServiceAccountsController({
-    client: await options.controllerClient('service-account-controller'),
+  const manager = new ControllerManager(newControllerDescriptors(), {
+    informerFactory,
+    clientBuilder: { client: options.controllerClient },
     clock: realClock,
-    onError: (err, ns) => console.error(`kubewasm serviceaccounts controller: ${ns}: ${String(err)}`),
+    logger: stderrLogger('kube-controller-manager'),
+    options: {
+      ...options.controllerManager,
+      ...(options.rootCA === undefined ? {} : { rootCA: options.rootCA }),
+    },
+    resources: servedResources(),
   });
-  await serviceAccounts.start();
-  const rootCA =
-    options.rootCA === undefined
-      ? undefined
-      : new RootCAPublisher({
-          client: await options.controllerClient('root-ca-cert-publisher'),
-          rootCA: options.rootCA,
-          clock: realClock,
-          onError: (err, ns) => console.error(`kubewasm root-ca-cert-publisher: ${ns}: ${String(err)}`),
-        });
-  await rootCA?.start();
+  await manager.start();
   return {
     async stop() {
-      await namespacedTypes.stop();
-      await rootCA?.stop();
-      await serviceAccounts.stop();
-      await resourceQuotas.stop();
+      await manager.stop();
+      await informerFactory.shutdown();
       await systemNamespaces.stop();
-      await gc.stop();
-      await namespaces.stop();
       await kubernetesService.stop();
     },
   };

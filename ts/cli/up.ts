@@ -45,6 +45,9 @@ import { loadKubewasm } from '../wasm/node.js';
 import { chooseHostAddress, parseAdvertiseAddress } from './advertise-address.js';
 import { type Flags, parseFlags } from './flags.js';
 import {
+  CONTROLLER_MANAGER_FLAG_SPEC,
+  CONTROLLER_MANAGER_FLAG_USAGE,
+  controllerManagerOptions,
   SERVICE_FLAG_SPEC,
   SERVICE_FLAG_USAGE,
   type ServiceRanges,
@@ -63,6 +66,7 @@ const USAGE = `usage: kubewasm up [--data-dir DIR] [--port PORT]
   --advertise-address IP              the address in the kubernetes Endpoints (default: the host's
                                       default-route IPv4 address, as kube-apiserver picks it)
 ${SERVICE_FLAG_USAGE}
+${CONTROLLER_MANAGER_FLAG_USAGE}
 ${ADMISSION_FLAG_USAGE}
 KUBEWASM_LOG_REQUESTS=1 logs one line per request to stderr.`;
 
@@ -191,6 +195,7 @@ export async function up(args: string[]): Promise<number> {
       'advertise-address': 'string',
       ...PROTECTION_FLAG_SPEC,
       ...SERVICE_FLAG_SPEC,
+      ...CONTROLLER_MANAGER_FLAG_SPEC,
       ...ADMISSION_FLAG_SPEC,
     });
   } catch (err) {
@@ -206,11 +211,13 @@ export async function up(args: string[]): Promise<number> {
   let protection: ProtectionOptions;
   let admission: AdmissionPluginOptions;
   let ranges: ServiceRanges;
+  let controllerManager: ReturnType<typeof controllerManagerOptions>;
   let advertiseAddress: string | undefined;
   try {
     protection = protectionOptions(flags);
     admission = admissionFlagOptions(flags.values);
     ranges = serviceRanges(flags);
+    controllerManager = controllerManagerOptions(flags);
     const advertise = flags.values['advertise-address'];
     advertiseAddress = advertise === undefined ? chooseHostAddress() : parseAdvertiseAddress(String(advertise));
   } catch (err) {
@@ -346,9 +353,9 @@ export async function up(args: string[]): Promise<number> {
     onError: (err, context) => console.error(`kubewasm scheduler: ${context}: ${String(err)}`),
   });
   await scheduler.start();
-  // Beside the scheduler: the `kubernetes` Service and its endpoints, and the namespace controller.
-  // kube-controller-manager's controllers, each with its own service account's token, requested
-  // (and renewed) by the system:kube-controller-manager identity.
+  // Beside the scheduler: kube-apiserver's own controllers, and kube-controller-manager's — their
+  // shared informers listing and watching as system:kube-controller-manager, every other call with
+  // the controller's own service account's token, requested (and renewed) by that identity.
   const controllerManagerTransport = inProcessTransport(api, controllerManagerToken);
   const controllerManagerClient = createClient(controllerManagerTransport);
   const tokenSources: TokenSource[] = [];
@@ -367,8 +374,10 @@ export async function up(args: string[]): Promise<number> {
   };
   const controllers = await startControllers({
     client: createClient(inProcessTransport(api, loopbackToken)),
+    informersClient: controllerManagerClient,
     controllerClient,
     ranges,
+    controllerManager,
     advertiseAddress,
     port: server.port,
     rootCA: ca.certPem,

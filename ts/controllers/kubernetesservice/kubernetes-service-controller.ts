@@ -9,15 +9,21 @@
  * (ValidateNonSpecialIP): `kubewasm up` advertises the host's address as kube-apiserver does for a
  * loopback --bind-address (ts/cli/advertise-address.ts). Without an address only the Service is
  * kept. A failed endpoints write is reported once through onError and does not stop the Service.
+ *
+ *   const c = new KubernetesServiceController({ client, clusterIP, publicIP, port, clock, onError });
+ *   await c.run();  …  await c.stop();
  */
-import type { KubeObject } from '../api/meta.js';
-import type { Client } from '../client/client.js';
-import { isApiError } from '../client/errors.js';
-import { type GroupVersionResource, RESOURCES } from '../client/resources.js';
-import { type Clock, realClock } from '../sim/clock.js';
+import type { KubeObject } from '../../api/meta.js';
+import type { Client } from '../../client/client.js';
+import { isApiError } from '../../client/errors.js';
+import { type GroupVersionResource, RESOURCES } from '../../client/resources.js';
+import { type Clock, realClock } from '../../sim/clock.js';
+import type { Controller } from '../framework/controller.js';
 
 // kubernetesservice/controller.go
 export const KUBERNETES_SERVICE_NAME = 'kubernetes';
+// kube-apiserver runs it (no --controllers name); the name its logs carry here.
+export const KUBERNETES_SERVICE_CONTROLLER = 'kubernetes-service-controller';
 export const KUBERNETES_SERVICE_PORT = 443;
 // pkg/controlplane/apiserver/options DefaultEndpointReconcilerInterval.
 export const ENDPOINT_INTERVAL_MS = 10_000;
@@ -75,7 +81,8 @@ export function kubernetesServiceObjects(
   };
 }
 
-export class KubernetesServiceController {
+export class KubernetesServiceController implements Controller {
+  readonly name = KUBERNETES_SERVICE_CONTROLLER;
   private cancel: (() => void) | undefined;
   private stopped = false;
   private lastEndpointsError = '';
@@ -84,7 +91,7 @@ export class KubernetesServiceController {
   constructor(private readonly options: KubernetesServiceOptions) {}
 
   /** Reconciles once (errors thrown), then keeps reconciling in the background. */
-  async start(): Promise<void> {
+  async run(): Promise<void> {
     await this.reconcile();
     this.schedule();
   }
@@ -100,7 +107,7 @@ export class KubernetesServiceController {
     const clock = this.options.clock ?? realClock;
     this.cancel = clock.setTimer(() => {
       this.inFlight = this.reconcile()
-        .catch((err: unknown) => (this.options.onError ?? console.error)(err))
+        .catch((err: unknown) => this.options.onError?.(err))
         .finally(() => this.schedule());
     }, ENDPOINT_INTERVAL_MS);
   }
@@ -134,7 +141,7 @@ export class KubernetesServiceController {
     } catch (err) {
       // Reported once per distinct failure, not every interval.
       const text = String(err);
-      if (text !== this.lastEndpointsError) (this.options.onError ?? console.error)(err);
+      if (text !== this.lastEndpointsError) this.options.onError?.(err);
       this.lastEndpointsError = text;
     }
   }

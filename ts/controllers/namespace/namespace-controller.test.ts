@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta.js';
-import { isApiError } from '../client/errors.js';
-import { RESOURCES } from '../client/resources.js';
-import { type Harness, harness } from '../client/test-support.js';
-import { NamespaceController } from './namespace.js';
+import type { KubeObject } from '../../api/meta.js';
+import { isApiError } from '../../client/errors.js';
+import { SharedInformerFactory } from '../../client/informers/factory.js';
+import { RESOURCES } from '../../client/resources.js';
+import { type Harness, harness } from '../../client/test-support.js';
+import { NamespaceController, type NamespaceControllerOptions } from './namespace-controller.js';
 
 async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
@@ -24,10 +25,21 @@ const gone = (h: Harness, name: string) => async () => {
 };
 
 let controller: NamespaceController | undefined;
+let factory: SharedInformerFactory | undefined;
 afterEach(async () => {
   await controller?.stop();
+  await factory?.shutdown();
   controller = undefined;
+  factory = undefined;
 });
+
+/** The controller on a shared informer factory of `h`'s client, running. */
+async function start(h: Harness, options: Omit<NamespaceControllerOptions, 'factory' | 'client'>): Promise<void> {
+  factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
+  controller = new NamespaceController({ factory, client: h.client, ...options });
+  factory.start();
+  await controller.run();
+}
 
 describe('NamespaceController', () => {
   it('empties a terminating namespace, then finalizes it so the apiserver deletes it', async () => {
@@ -44,13 +56,11 @@ describe('NamespaceController', () => {
       spec: { containers: [{ name: 'c', image: 'nginx' }] },
     } as KubeObject);
     await client.create(RESOURCES.configmaps, 'default', { metadata: { name: 'keep' } });
-    controller = new NamespaceController({
-      client,
+    await start(h, {
       clock: h.server.clock,
       deletionGracePeriodMs: 0,
       resources: [RESOURCES.configmaps, RESOURCES.services, RESOURCES.pods],
     });
-    await controller.start();
     await client.delete(RESOURCES.namespaces, undefined, 'team');
     await waitFor(gone(h, 'team'));
     expect((await client.list(RESOURCES.configmaps, { namespace: 'team' })).items).toEqual([]);
@@ -66,13 +76,11 @@ describe('NamespaceController', () => {
       metadata: { name: 'bound' },
       spec: { nodeName: 'n1', terminationGracePeriodSeconds: 4, containers: [{ name: 'c', image: 'nginx' }] },
     } as KubeObject);
-    controller = new NamespaceController({
-      client,
+    await start(h, {
       clock: h.server.clock,
       deletionGracePeriodMs: 0,
       resources: [RESOURCES.pods],
     });
-    await controller.start();
     await client.delete(RESOURCES.namespaces, undefined, 'slow');
     await waitFor(async () => {
       const pod = await client.get(RESOURCES.pods, 'slow', 'bound');
@@ -92,13 +100,11 @@ describe('NamespaceController conditions', () => {
     const { client } = h;
     await client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'held' } });
     await client.create(RESOURCES.configmaps, 'held', { metadata: { name: 'a', finalizers: ['example.com/hold'] } });
-    controller = new NamespaceController({
-      client,
+    await start(h, {
       clock: h.server.clock,
       deletionGracePeriodMs: 0,
       resources: [RESOURCES.configmaps],
     });
-    await controller.start();
     await client.delete(RESOURCES.namespaces, undefined, 'held');
     type Cond = { type: string; status: string; reason: string; message: string };
     const conditions = async () =>

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta.js';
-import { isApiError } from '../client/errors.js';
-import { RESOURCES } from '../client/resources.js';
-import { harness } from '../client/test-support.js';
-import { ServiceAccountsController } from './service-account.js';
+import type { KubeObject } from '../../api/meta.js';
+import { isApiError } from '../../client/errors.js';
+import { SharedInformerFactory } from '../../client/informers/factory.js';
+import { RESOURCES } from '../../client/resources.js';
+import { type Harness, harness } from '../../client/test-support.js';
+import { ServiceAccountsController, type ServiceAccountsControllerOptions } from './serviceaccounts-controller.js';
 
 async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
@@ -14,16 +15,31 @@ async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> 
 }
 
 let controller: ServiceAccountsController | undefined;
+let factory: SharedInformerFactory | undefined;
 afterEach(async () => {
   await controller?.stop();
+  await factory?.shutdown();
   controller = undefined;
+  factory = undefined;
 });
+
+/** The controller on a shared informer factory of `h`'s client, running. */
+async function start(
+  h: Harness,
+  options: Omit<ServiceAccountsControllerOptions, 'factory' | 'client'>,
+): Promise<ServiceAccountsController> {
+  factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
+  const c = new ServiceAccountsController({ factory, client: h.client, ...options });
+  controller = c;
+  factory.start();
+  await c.run();
+  return c;
+}
 
 describe('ServiceAccountsController', () => {
   it('gives every existing namespace its default ServiceAccount before start() resolves', async () => {
     const h = await harness('in-process');
-    controller = new ServiceAccountsController({ client: h.client, clock: h.server.clock });
-    await controller.start();
+    await start(h, { clock: h.server.clock });
     for (const ns of ['default', 'team-a']) {
       const sa = await h.client.get(RESOURCES.serviceaccounts, ns, 'default');
       expect(sa.metadata).toMatchObject({ name: 'default', namespace: ns });
@@ -32,8 +48,7 @@ describe('ServiceAccountsController', () => {
 
   it('makes it for a new namespace, and again when it is deleted', async () => {
     const h = await harness('in-process');
-    controller = new ServiceAccountsController({ client: h.client, clock: h.server.clock });
-    await controller.start();
+    await start(h, { clock: h.server.clock });
     await h.client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'fresh' } });
     const exists = (ns: string) => async () => {
       try {
@@ -61,9 +76,8 @@ describe('ServiceAccountsController', () => {
       metadata: { name: 'held', finalizers: ['example.com/hold'] },
     } as KubeObject);
     await h.client.delete(RESOURCES.namespaces, undefined, 'team-a');
-    controller = new ServiceAccountsController({ client: h.client, clock: h.server.clock });
-    await controller.start();
-    await controller.sync('team-a');
+    const c = await start(h, { clock: h.server.clock });
+    await c.sync('team-a');
     const list = await h.client.list(RESOURCES.serviceaccounts, { namespace: 'team-a' });
     expect(list.items).toEqual([]);
   });

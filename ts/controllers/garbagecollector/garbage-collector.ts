@@ -8,24 +8,30 @@
  * - a dependent whose owners are all gone (checked with a live GET, uid compared) is deleted in the
  *   background; one with some owners gone loses only the dangling references (attemptToDeleteItem).
  *
- * The dependency graph comes from one informer per namespaced resource; owner kinds resolve to
- * resources through the same table (the RESTMapper's role). Cluster-scoped owners are not followed.
+ * The dependency graph comes from the shared informer of each namespaced resource (the
+ * GraphBuilder's monitors: their handlers update the graph and enqueue the items to look at); owner
+ * kinds resolve to resources through the same table (the RESTMapper's role). Cluster-scoped owners
+ * are not followed.
  *
- *   const gc = new GarbageCollector({ client, resources, clock });
- *   await gc.start(); … await gc.stop();
+ *   const gc = new GarbageCollector({ factory, client, resources, clock });
+ *   factory.start();
+ *   await gc.run(); … await gc.stop();
  */
 import {
   FINALIZER_DELETE_DEPENDENTS,
   FINALIZER_ORPHAN_DEPENDENTS,
   type KubeObject,
   type OwnerReference,
-} from '../api/meta.js';
-import type { Client } from '../client/client.js';
-import { isApiError } from '../client/errors.js';
-import { SharedIndexInformer as Informer } from '../client/informers/shared-informer.js';
-import type { ResourceType } from '../client/resources.js';
-import { runWorker, WorkQueue } from '../client/workqueue.js';
-import { type Clock, realClock } from '../sim/clock.js';
+} from '../../api/meta.js';
+import type { Client } from '../../client/client.js';
+import { isApiError } from '../../client/errors.js';
+import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import type { ResourceType } from '../../client/resources.js';
+import { WorkQueue } from '../../client/workqueue.js';
+import { type Clock, realClock } from '../../sim/clock.js';
+import type { Controller } from '../framework/controller.js';
+import { GARBAGE_COLLECTOR_CONTROLLER } from '../framework/names.js';
+import { Registrations, Workers } from '../framework/workers.js';
 
 // kube-controller-manager --concurrent-gc-syncs default.
 export const DEFAULT_GC_WORKERS = 20;
@@ -42,10 +48,14 @@ interface Node {
 }
 
 export interface GarbageCollectorOptions {
+  /** The shared informers: one per namespaced resource watched. */
+  factory: SharedInformerFactory;
+  /** The collector's own client: live owner reads, deletes, and reference and finalizer rewrites. */
   client: Client;
   /** The resources whose objects can be owners or dependents (namespaced ones are watched). */
   resources: readonly ResourceType[];
   clock?: Clock;
+  /** --concurrent-gc-syncs: run()'s default (20). */
   workers?: number;
   onError?: (err: unknown, uid: string) => void;
 }
@@ -56,54 +66,46 @@ const isIgnored = (r: ResourceType): boolean =>
 
 const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? (apiVersion.split('/')[0] as string) : '');
 
-export class GarbageCollector {
+export class GarbageCollector implements Controller {
+  readonly name = GARBAGE_COLLECTOR_CONTROLLER;
   private readonly client: Client;
   private readonly resources: readonly ResourceType[];
-  private readonly informers: Informer[] = [];
   private readonly nodes = new Map<string, Node>();
   /** owner uid → dependent uids */
   private readonly dependents = new Map<string, Set<string>>();
   private readonly queue: WorkQueue<string>;
-  private readonly workers: number;
-  private readonly onError: (err: unknown, uid: string) => void;
-  private running: Promise<void>[] = [];
+  private readonly workers: Workers<string>;
+  private readonly defaultWorkers: number;
 
   constructor(options: GarbageCollectorOptions) {
+    this.defaultWorkers = options.workers ?? DEFAULT_GC_WORKERS;
     this.client = options.client;
     this.resources = options.resources;
     const clock = options.clock ?? realClock;
     this.queue = new WorkQueue<string>({ clock });
-    this.workers = options.workers ?? DEFAULT_GC_WORKERS;
-    this.onError = options.onError ?? ((err, uid) => console.error(`garbage collector: ${uid}:`, err));
+    const handlers = new Registrations();
     for (const type of this.resources.filter((r) => r.namespaced && !isIgnored(r))) {
-      const informer = new Informer(this.client, type, { clock });
-      informer.addEventHandler({
+      handlers.add(options.factory.informerFor(type), {
         onAdd: (o) => this.observe(type, o),
         onUpdate: (_, o) => this.observe(type, o),
         onDelete: (o) => this.forget(o),
       });
-      this.informers.push(informer);
     }
+    this.workers = new Workers({
+      queue: this.queue,
+      handlers,
+      sync: (uid) => this.sync(uid),
+      onError: options.onError ?? (() => {}),
+    });
   }
 
-  async start(): Promise<void> {
-    for (const i of this.informers) i.start();
-    await Promise.all(this.informers.map((i) => i.synced()));
-    for (let i = 0; i < this.workers; i++)
-      this.running.push(
-        runWorker(
-          this.queue,
-          (uid) => this.sync(uid),
-          (err, uid) => this.onError(err, uid),
-        ),
-      );
+  /** Waits for every monitor's informer, then runs the workers (--concurrent-gc-syncs). */
+  run(workers = this.defaultWorkers): Promise<void> {
+    return this.workers.run(workers);
   }
 
-  async stop(): Promise<void> {
-    this.queue.shutDown();
-    await Promise.all(this.informers.map((i) => i.stop()));
-    await Promise.all(this.running);
-    this.running = [];
+  stop(): Promise<void> {
+    return this.workers.stop();
   }
 
   private observe(type: ResourceType, o: KubeObject): void {

@@ -3,19 +3,26 @@
  * namespaces the control plane relies on are created again when missing, checked every minute.
  * `default`, `kube-system` and `kube-public` cannot be deleted at all (NamespaceLifecycle);
  * `kube-node-lease` can, and comes back here once it is gone.
+ *
+ *   const c = new SystemNamespacesController(loopbackClient, { clock, onError });
+ *   await c.run();  …  await c.stop();
  */
-import type { Client } from '../client/client.js';
-import { isApiError } from '../client/errors.js';
-import { RESOURCES } from '../client/resources.js';
-import { type Clock, realClock } from '../sim/clock.js';
+import type { Client } from '../../client/client.js';
+import { isApiError } from '../../client/errors.js';
+import { RESOURCES } from '../../client/resources.js';
+import { type Clock, realClock } from '../../sim/clock.js';
+import type { Controller } from '../framework/controller.js';
 
 // systemnamespaces/controller.go: kube-system, kube-public, kube-node-lease (default comes from the
 // kubernetesservice controller's createNamespaceIfNeeded, folded in here).
 export const SYSTEM_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 // controlplane: the system namespaces are checked every minute.
 export const SYSTEM_NAMESPACES_INTERVAL_MS = 60_000;
+// kube-apiserver runs it (no --controllers name); the name its logs carry here.
+export const SYSTEM_NAMESPACES_CONTROLLER = 'system-namespaces-controller';
 
-export class SystemNamespacesController {
+export class SystemNamespacesController implements Controller {
+  readonly name = SYSTEM_NAMESPACES_CONTROLLER;
   private cancel: (() => void) | undefined;
   private stopped = false;
   private inFlight: Promise<void> = Promise.resolve();
@@ -27,11 +34,11 @@ export class SystemNamespacesController {
     options: { clock?: Clock; onError?: (err: unknown) => void } = {},
   ) {
     this.clock = options.clock ?? realClock;
-    this.onError = options.onError ?? ((err) => console.error('system namespaces:', err));
+    this.onError = options.onError ?? (() => {});
   }
 
   /** Ensures the namespaces once (errors thrown), then every interval in the background. */
-  async start(): Promise<void> {
+  async run(): Promise<void> {
     await this.sync();
     this.schedule();
   }

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta.js';
-import { isApiError } from '../client/errors.js';
-import { RESOURCES } from '../client/resources.js';
-import { harness } from '../client/test-support.js';
-import { SYSTEM_NAMESPACES_INTERVAL_MS, SystemNamespacesController } from './system-namespaces.js';
+import type { KubeObject } from '../../api/meta.js';
+import { isApiError } from '../../client/errors.js';
+import { RESOURCES } from '../../client/resources.js';
+import { harness } from '../../client/test-support.js';
+import { SYSTEM_NAMESPACES_INTERVAL_MS, SystemNamespacesController } from './system-namespaces-controller.js';
 
 describe('SystemNamespacesController', () => {
   it('creates the system namespaces, and again within a minute of one going away', async () => {
     const { client, server } = await harness('in-process');
     const c = new SystemNamespacesController(client, { clock: server.clock });
-    await c.start();
+    await c.run();
     const names = (await client.list(RESOURCES.namespaces)).items.map((n) => n.metadata?.name);
     expect(names).toEqual(expect.arrayContaining(['default', 'kube-system', 'kube-public', 'kube-node-lease']));
     // kube-node-lease may be deleted (it is not immortal); finalized, it is gone.

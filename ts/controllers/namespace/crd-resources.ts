@@ -1,28 +1,20 @@
 /**
  * The custom resources a cluster serves, for the controllers that act on every resource type
  * (the namespace controller empties a deleted namespace of them too, as Kubernetes' discovery-driven
- * namespaced_resources_deleter.go does): a CustomResourceDefinition informer keeps `resources`, a
- * live array the controller reads on each sync, as the built-in types plus each Established CRD's
- * preferred served version.
+ * namespaced_resources_deleter.go does): the shared CustomResourceDefinition informer keeps
+ * `resources`, a live array the controller reads on each sync, as the built-in types plus each
+ * Established CRD's preferred served version.
  *
- *   const types = new CustomResourceTypes(client, builtins, { namespaced: true });
- *   new NamespaceController({ client, resources: types.resources, clock }); types.start();
+ *   const types = new CustomResourceTypes(factory, builtins, handlers, { namespaced: true });
+ *   … types.resources …
  */
-import type { KubeObject } from '../api/meta.js';
-import { compareVersionPriority } from '../apiserver/crd/version-priority.js';
-import type { Client } from '../client/client.js';
-import { SharedIndexInformer as Informer } from '../client/informers/shared-informer.js';
-import type { ResourceType } from '../client/resources.js';
-import type { Clock } from '../sim/clock.js';
-
-/** apiextensions.k8s.io/v1 customresourcedefinitions. */
-const CRDS: ResourceType = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  resource: 'customresourcedefinitions',
-  kind: 'CustomResourceDefinition',
-  namespaced: false,
-};
+import type { KubeObject } from '../../api/meta.js';
+import { compareVersionPriority } from '../../apiserver/crd/version-priority.js';
+import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import type { DeepReadonly } from '../../client/informers/readonly.js';
+import type { SharedIndexInformer } from '../../client/informers/shared-informer.js';
+import { RESOURCES, type ResourceType } from '../../client/resources.js';
+import type { Registrations } from '../framework/workers.js';
 
 interface CrdLike extends KubeObject {
   spec?: { group?: string; scope?: string; versions?: { name?: string; served?: boolean }[] };
@@ -30,7 +22,7 @@ interface CrdLike extends KubeObject {
 }
 
 /** The resource type a CRD serves, once Established: its preferred served version. */
-export function servedTypeOf(crd: CrdLike): ResourceType | undefined {
+export function servedTypeOf(crd: DeepReadonly<CrdLike>): ResourceType | undefined {
   const established = (crd.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
   const plural = crd.status?.acceptedNames?.plural ?? '';
   const kind = crd.status?.acceptedNames?.kind ?? '';
@@ -52,33 +44,24 @@ export function servedTypeOf(crd: CrdLike): ResourceType | undefined {
 export class CustomResourceTypes {
   /** The built-in types, then the custom ones; updated in place as CRDs change. */
   readonly resources: ResourceType[];
-  private readonly informer: Informer<CrdLike>;
+  private readonly crds: SharedIndexInformer<CrdLike>;
 
+  /** Follows the factory's CRD informer; its handler joins `handlers` (synced and removed with them). */
   constructor(
-    client: Client,
+    factory: SharedInformerFactory,
     private readonly builtins: readonly ResourceType[],
-    private readonly options: { namespaced?: boolean; clock?: Clock } = {},
+    handlers: Registrations,
+    private readonly options: { namespaced?: boolean } = {},
   ) {
     this.resources = [...builtins];
-    this.informer = new Informer<CrdLike>(client, CRDS, options.clock === undefined ? {} : { clock: options.clock });
+    this.crds = factory.informerFor<CrdLike>(RESOURCES.customresourcedefinitions);
     const refresh = () => this.refresh();
-    this.informer.addEventHandler({ onAdd: refresh, onUpdate: refresh, onDelete: refresh });
-  }
-
-  start(): void {
-    this.informer.start();
-  }
-
-  async synced(): Promise<void> {
-    await this.informer.synced();
-  }
-
-  stop(): Promise<void> {
-    return this.informer.stop();
+    handlers.add(this.crds, { onAdd: refresh, onUpdate: refresh, onDelete: refresh });
   }
 
   private refresh(): void {
-    const custom = this.informer
+    const custom = this.crds
+      .lister()
       .list()
       .map(servedTypeOf)
       .filter((t): t is ResourceType => t !== undefined)

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta.js';
-import { servedResources } from '../cli/up-controllers.js';
-import { RESOURCES } from '../client/resources.js';
-import { harness } from '../client/test-support.js';
-import { ResourceQuotaController } from './resource-quota.js';
+import type { KubeObject } from '../../api/meta.js';
+import { servedResources } from '../../cli/up-controllers.js';
+import { SharedInformerFactory } from '../../client/informers/factory.js';
+import { RESOURCES } from '../../client/resources.js';
+import { type Harness, harness } from '../../client/test-support.js';
+import { ResourceQuotaController, type ResourceQuotaControllerOptions } from './resource-quota-controller.js';
 
 type Obj = Record<string, unknown>;
 
@@ -16,10 +17,21 @@ async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> 
 }
 
 let controller: ResourceQuotaController | undefined;
+let factory: SharedInformerFactory | undefined;
 afterEach(async () => {
   await controller?.stop();
+  await factory?.shutdown();
   controller = undefined;
+  factory = undefined;
 });
+
+/** The controller on a shared informer factory of `h`'s client, running. */
+async function start(h: Harness, options: Omit<ResourceQuotaControllerOptions, 'factory' | 'client'>): Promise<void> {
+  factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
+  controller = new ResourceQuotaController({ factory, client: h.client, ...options });
+  factory.start();
+  await controller.run();
+}
 
 const pod = (name: string, cpu: string): KubeObject =>
   ({
@@ -39,12 +51,10 @@ describe('ResourceQuotaController', () => {
       metadata: { name: 'compute' },
       spec: { hard: { pods: '10', 'requests.cpu': '2', 'limits.cpu': '4', 'count/configmaps': '5', secrets: '3' } },
     } as KubeObject);
-    controller = new ResourceQuotaController({
-      client,
+    await start(h, {
       resources: servedResources().filter((r) => r.namespaced),
       clock: h.server.clock,
     });
-    await controller.start();
     const status = async (): Promise<Obj> =>
       (((await client.get(RESOURCES.resourcequotas, 'team-a', 'compute')) as unknown as Obj).status ?? {}) as Obj;
     const used = async (): Promise<Obj> => ((await status()).used ?? {}) as Obj;
@@ -99,12 +109,10 @@ describe('ResourceQuotaController', () => {
         scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'NotIn', values: ['high'] }] },
       },
     } as KubeObject);
-    controller = new ResourceQuotaController({
-      client,
+    await start(h, {
       resources: servedResources().filter((r) => r.namespaced),
       clock: h.server.clock,
     });
-    await controller.start();
     const used = async (name: string): Promise<unknown> =>
       (((await client.get(RESOURCES.resourcequotas, 'team-a', name)) as unknown as Obj).status as Obj | undefined)
         ?.used;
@@ -120,13 +128,11 @@ describe('ResourceQuotaController', () => {
       metadata: { name: 'objects' },
       spec: { hard: { 'count/configmaps': '5' }, scopes: [] },
     } as KubeObject);
-    controller = new ResourceQuotaController({
-      client,
+    await start(h, {
       resources: servedResources().filter((r) => r.namespaced),
       clock: h.server.clock,
       resyncPeriodMs: 60_000,
     });
-    await controller.start();
     const used = async () =>
       (((await client.get(RESOURCES.resourcequotas, 'team-a', 'objects')) as unknown as Obj).status as Obj | undefined)
         ?.used as Obj | undefined;

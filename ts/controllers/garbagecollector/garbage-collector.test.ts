@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject, OwnerReference } from '../api/meta.js';
-import type { Client } from '../client/client.js';
-import { isApiError } from '../client/errors.js';
-import { RESOURCES } from '../client/resources.js';
-import { harness } from '../client/test-support.js';
+import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import type { Client } from '../../client/client.js';
+import { isApiError } from '../../client/errors.js';
+import { SharedInformerFactory } from '../../client/informers/factory.js';
+import { RESOURCES } from '../../client/resources.js';
+import { harness } from '../../client/test-support.js';
 import { GarbageCollector } from './garbage-collector.js';
 
 async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
@@ -42,19 +43,25 @@ async function setup() {
     ...(block ? { blockOwnerDeletion: true } : {}),
   });
   await client.create(RESOURCES.configmaps, 'default', { metadata: { name: 'dep', ownerReferences: [ref(true)] } });
+  factory = new SharedInformerFactory(client, { clock: h.server.clock });
   gc = new GarbageCollector({
+    factory,
     client,
     clock: h.server.clock,
     resources: [RESOURCES.configmaps, RESOURCES.deployments],
   });
-  await gc.start();
+  factory.start();
+  await gc.run();
   return { client, ref };
 }
 
 let gc: GarbageCollector | undefined;
+let factory: SharedInformerFactory | undefined;
 afterEach(async () => {
   await gc?.stop();
+  await factory?.shutdown();
   gc = undefined;
+  factory = undefined;
 });
 
 describe('GarbageCollector', () => {

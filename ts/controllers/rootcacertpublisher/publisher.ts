@@ -5,18 +5,25 @@
  * projects it into every pod). Made when a namespace appears or becomes Active, and put back when
  * the ConfigMap is changed or deleted.
  *
- *   const publisher = new RootCAPublisher({ client, rootCA: caPem });
- *   await publisher.start();  …  await publisher.stop();
+ *   const publisher = new RootCAPublisher({ factory, client, rootCA: caPem });
+ *   factory.start();
+ *   await publisher.run();  …  await publisher.stop();
+ *
+ * It reads the shared ConfigMap informer (as publisher.go does), its handlers looking only at the
+ * ConfigMaps of that name; run() resolves once every namespace that exists has been synced once.
  */
-import type { KubeObject } from '../api/meta.js';
-import type { Client } from '../client/client.js';
-import { isApiError, isNamespaceTerminating } from '../client/errors.js';
-import { objectKey } from '../client/informers/keys.js';
-import { SharedIndexInformer as Informer } from '../client/informers/shared-informer.js';
-import { RESOURCES } from '../client/resources.js';
-import { WorkQueue } from '../client/workqueue.js';
-import { type Clock, realClock } from '../sim/clock.js';
-import { PerNamespaceRun } from './per-namespace.js';
+import type { KubeObject } from '../../api/meta.js';
+import type { Client } from '../../client/client.js';
+import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
+import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import { objectKey } from '../../client/informers/keys.js';
+import type { Lister } from '../../client/informers/listers.js';
+import { RESOURCES } from '../../client/resources.js';
+import { WorkQueue } from '../../client/workqueue.js';
+import { type Clock, realClock } from '../../sim/clock.js';
+import type { Controller } from '../framework/controller.js';
+import { ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER } from '../framework/names.js';
+import { Registrations, Workers } from '../framework/workers.js';
 
 // publisher.go RootCACertConfigMapName, DescriptionAnnotation and Description.
 export const ROOT_CA_CERT_CONFIGMAP_NAME = 'kube-root-ca.crt';
@@ -35,62 +42,59 @@ interface ConfigMap extends KubeObject {
 }
 
 export interface RootCAPublisherOptions {
+  /** The shared informers: namespaces and configmaps. */
+  factory: SharedInformerFactory;
+  /** The controller's own client: the creates and updates. */
   client: Client;
   /** The cluster's root CA certificate (PEM): kube-controller-manager's --root-ca-file. */
   rootCA: string;
   clock?: Clock;
-  workers?: number;
   onError?: (err: unknown, namespace: string) => void;
 }
 
-export class RootCAPublisher {
+export class RootCAPublisher implements Controller {
+  readonly name = ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER;
   private readonly client: Client;
   private readonly rootCA: string;
-  private readonly namespaces: Informer<Namespace>;
-  private readonly configMaps: Informer<ConfigMap>;
-  private readonly queue: WorkQueue<string>;
-  private readonly onError: (err: unknown, namespace: string) => void;
-  private readonly run: PerNamespaceRun;
+  private readonly configMaps: Lister<ConfigMap>;
+  private readonly workers: Workers<string>;
 
   constructor(options: RootCAPublisherOptions) {
-    const clock = options.clock ?? realClock;
     this.client = options.client;
     this.rootCA = options.rootCA;
-    this.onError = options.onError ?? ((err, ns) => console.error(`root-ca-cert-publisher: ${ns}:`, err));
-    this.queue = new WorkQueue<string>({ clock });
-    this.namespaces = new Informer<Namespace>(this.client, RESOURCES.namespaces, { clock });
-    this.configMaps = new Informer<ConfigMap>(this.client, RESOURCES.configmaps, {
-      clock,
-      fieldSelector: `metadata.name=${ROOT_CA_CERT_CONFIGMAP_NAME}`,
-    });
-    this.namespaces.addEventHandler({
-      onAdd: (ns) => this.queue.add(objectKey(ns)),
+    const queue = new WorkQueue<string>({ clock: options.clock ?? realClock });
+    const handlers = new Registrations();
+    const namespaces = options.factory.informerFor<Namespace>(RESOURCES.namespaces);
+    const configMaps = options.factory.informerFor<ConfigMap>(RESOURCES.configmaps);
+    this.configMaps = configMaps.lister();
+    handlers.add(namespaces, {
+      onAdd: (ns) => queue.add(objectKey(ns)),
       // namespaceUpdated: only an Active namespace is looked at again.
       onUpdate: (_, ns) => {
-        if ((ns.status?.phase ?? 'Active') === 'Active') this.queue.add(objectKey(ns));
+        if ((ns.status?.phase ?? 'Active') === 'Active') queue.add(objectKey(ns));
       },
     });
+    // configMapUpdated, configMapDeleted: only the root CA ConfigMap matters.
     const configMapChanged = (cm: ConfigMap) => {
-      if (cm.metadata?.name === ROOT_CA_CERT_CONFIGMAP_NAME) this.queue.add(cm.metadata?.namespace ?? '');
+      if (cm.metadata?.name === ROOT_CA_CERT_CONFIGMAP_NAME) queue.add(cm.metadata?.namespace ?? '');
     };
-    this.configMaps.addEventHandler({ onUpdate: (_, cm) => configMapChanged(cm), onDelete: configMapChanged });
-    this.run = new PerNamespaceRun({
-      namespaces: this.namespaces,
-      informers: [this.namespaces, this.configMaps],
-      queue: this.queue,
+    handlers.add(configMaps, { onUpdate: (_, cm) => configMapChanged(cm), onDelete: configMapChanged });
+    this.workers = new Workers({
+      queue,
+      handlers,
       sync: (namespace) => this.sync(namespace),
-      onError: (err, namespace) => this.onError(err, namespace),
-      workers: options.workers ?? DEFAULT_WORKERS,
+      onError: options.onError ?? (() => {}),
+      firstPass: () => namespaces.getIndexer().listKeys(),
     });
   }
 
-  /** Starts the informers and the workers; resolves once the existing namespaces are done once. */
-  start(): Promise<void> {
-    return this.run.start();
+  /** Waits for the informers, syncs every namespace once, then runs the workers. */
+  run(workers = DEFAULT_WORKERS): Promise<void> {
+    return this.workers.run(workers);
   }
 
   stop(): Promise<void> {
-    return this.run.stop();
+    return this.workers.stop();
   }
 
   /** syncNamespace: the ConfigMap is created, or its ca.crt and description put back. */
@@ -116,7 +120,8 @@ export class RootCAPublisher {
       cm.data?.['ca.crt'] === this.rootCA &&
       (cm.metadata?.annotations?.[DESCRIPTION_ANNOTATION] ?? '') !== '';
     if (same) return;
-    const next = structuredClone(cm);
+    // A copy: the cached object is every reader's.
+    const next = structuredClone(cm) as ConfigMap;
     next.data = data;
     next.metadata = {
       ...(next.metadata ?? {}),

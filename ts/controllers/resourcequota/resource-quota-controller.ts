@@ -7,17 +7,19 @@
  * when an object it tracks is deleted, a pod becomes terminal or a service changes its quota type
  * (replenishment), and every resync period (kube-controller-manager --resource-quota-sync-period).
  *
- *   const rq = new ResourceQuotaController({ client, resources, clock });
- *   await rq.start();  …  await rq.stop();
+ *   const rq = new ResourceQuotaController({ factory, client, resources, clock });
+ *   factory.start();
+ *   await rq.run();  …  await rq.stop();
  *
  * Differences: the resources come from the caller (the apiserver's table) rather than discovery;
- * usage is counted from one informer per resource, as the controller's monitors do.
+ * usage is counted from the shared informer of each resource (namespace-indexed), as the
+ * controller's monitors do.
  */
-import type { KubeObject } from '../api/meta.js';
-import type { Evaluator } from '../apiserver/admission/resource-quota/evaluator.js';
-import { quotaV1Pod } from '../apiserver/admission/resource-quota/pods.js';
-import { type Quota, quotaFrom } from '../apiserver/admission/resource-quota/quota.js';
-import { isIgnoredResource, QuotaRegistry } from '../apiserver/admission/resource-quota/registry.js';
+import type { KubeObject } from '../../api/meta.js';
+import type { Evaluator } from '../../apiserver/admission/resource-quota/evaluator.js';
+import { quotaV1Pod } from '../../apiserver/admission/resource-quota/pods.js';
+import { type Quota, quotaFrom } from '../../apiserver/admission/resource-quota/quota.js';
+import { isIgnoredResource, QuotaRegistry } from '../../apiserver/admission/resource-quota/registry.js';
 import {
   add,
   decimal,
@@ -27,14 +29,19 @@ import {
   parseResourceList,
   type ResourceList,
   resourceListJson,
-} from '../apiserver/admission/resource-quota/resource-list.js';
-import { quotaServiceType } from '../apiserver/admission/resource-quota/services.js';
-import type { Client } from '../client/client.js';
-import { objectKey } from '../client/informers/keys.js';
-import { SharedIndexInformer as Informer } from '../client/informers/shared-informer.js';
-import { RESOURCES, type ResourceType } from '../client/resources.js';
-import { runWorker, WorkQueue } from '../client/workqueue.js';
-import { type Clock, realClock } from '../sim/clock.js';
+} from '../../apiserver/admission/resource-quota/resource-list.js';
+import { quotaServiceType } from '../../apiserver/admission/resource-quota/services.js';
+import type { Client } from '../../client/client.js';
+import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
+import type { Lister } from '../../client/informers/listers.js';
+import type { DeepReadonly } from '../../client/informers/readonly.js';
+import { RESOURCES, type ResourceType } from '../../client/resources.js';
+import { WorkQueue } from '../../client/workqueue.js';
+import { type Clock, realClock } from '../../sim/clock.js';
+import type { Controller } from '../framework/controller.js';
+import { RESOURCE_QUOTA_CONTROLLER } from '../framework/names.js';
+import { Registrations, Workers } from '../framework/workers.js';
 
 // kube-controller-manager --resource-quota-sync-period default (5m0s).
 export const DEFAULT_RESYNC_PERIOD_MS = 5 * 60_000;
@@ -42,9 +49,13 @@ export const DEFAULT_RESYNC_PERIOD_MS = 5 * 60_000;
 export const DEFAULT_WORKERS = 5;
 
 type Obj = Record<string, unknown>;
-const obj = (o: KubeObject): Obj => o as unknown as Obj;
+/** The evaluators read objects as plain JSON, never changing them. */
+const obj = (o: KubeObject | DeepReadonly<KubeObject>): Obj => o as unknown as Obj;
 
 export interface ResourceQuotaControllerOptions {
+  /** The shared informers: resourcequotas, and one per namespaced resource counted. */
+  factory: SharedInformerFactory;
+  /** The controller's own client: the status writes. */
   client: Client;
   /** The namespaced resources to count (one version per group and resource). */
   resources: readonly ResourceType[];
@@ -56,36 +67,39 @@ export interface ResourceQuotaControllerOptions {
 
 interface Monitor {
   evaluator: Evaluator;
-  informer: Informer<KubeObject>;
+  lister: Lister<KubeObject>;
 }
 
-export class ResourceQuotaController {
+export class ResourceQuotaController implements Controller {
+  readonly name = RESOURCE_QUOTA_CONTROLLER;
   private readonly client: Client;
   private readonly clock: Clock;
   private readonly registry = new QuotaRegistry();
-  private readonly quotas: Informer<KubeObject>;
+  private readonly quotas: Lister<KubeObject>;
   /** resourcequota_primary: recalculations. */
   private readonly queue: WorkQueue<string>;
   /** resourcequota_priority: quotas whose status lacks their spec. */
   private readonly missingUsageQueue: WorkQueue<string>;
   private readonly monitors = new Map<string, Monitor>();
-  private readonly workers: number;
+  private readonly primary: Workers<string>;
+  private readonly priority: Workers<string>;
   private readonly resyncPeriodMs: number;
-  private readonly onError: (err: unknown, key: string) => void;
-  private running: Promise<void>[] = [];
+  private readonly defaultWorkers: number;
   private cancelResync: (() => void) | undefined;
   private stopped = false;
 
   constructor(options: ResourceQuotaControllerOptions) {
     this.client = options.client;
     this.clock = options.clock ?? realClock;
-    this.workers = options.workers ?? DEFAULT_WORKERS;
     this.resyncPeriodMs = options.resyncPeriodMs ?? DEFAULT_RESYNC_PERIOD_MS;
-    this.onError = options.onError ?? ((err, key) => console.error(`resource quota controller: ${key}:`, err));
+    this.defaultWorkers = options.workers ?? DEFAULT_WORKERS;
+    const onError = options.onError ?? (() => {});
     this.queue = new WorkQueue<string>({ clock: this.clock });
     this.missingUsageQueue = new WorkQueue<string>({ clock: this.clock });
-    this.quotas = new Informer<KubeObject>(this.client, RESOURCES.resourcequotas, { clock: this.clock });
-    this.quotas.addEventHandler({
+    const handlers = new Registrations();
+    const quotas = options.factory.informerFor(RESOURCES.resourcequotas);
+    this.quotas = quotas.lister();
+    handlers.add(quotas, {
       onAdd: (q) => this.addQuota(q),
       // Status changes are this controller's (and admission's) own: only a new spec.hard matters.
       onUpdate: (old, cur) => {
@@ -95,10 +109,10 @@ export class ResourceQuotaController {
     });
     for (const r of options.resources) {
       if (!r.namespaced || isIgnoredResource(r.group, r.resource)) continue;
-      const informer = new Informer<KubeObject>(this.client, r, { clock: this.clock });
+      const informer = options.factory.informerFor(r);
       const evaluator = this.registry.get(r.group, r.resource);
       const replenish = (o: KubeObject) => this.replenish(evaluator, o.metadata?.namespace ?? '');
-      informer.addEventHandler({
+      handlers.add(informer, {
         // resource_quota_monitor.go: only the updates that can release usage.
         onUpdate: (old, cur) => {
           if (r.group === '' && r.resource === 'pods') {
@@ -110,40 +124,26 @@ export class ResourceQuotaController {
         },
         onDelete: replenish,
       });
-      this.monitors.set(`${r.group}/${r.resource}`, { evaluator, informer });
+      this.monitors.set(`${r.group}/${r.resource}`, { evaluator, lister: informer.lister() });
     }
+    const sync = (key: string) => this.sync(key);
+    this.primary = new Workers({ queue: this.queue, handlers, sync, onError });
+    this.priority = new Workers({ queue: this.missingUsageQueue, handlers, sync, onError });
   }
 
-  /** Starts the informers and, once they have synced, the workers and the periodic resync. */
-  async start(): Promise<void> {
-    this.quotas.start();
-    for (const m of this.monitors.values()) m.informer.start();
-    await Promise.all([this.quotas.synced(), ...[...this.monitors.values()].map((m) => m.informer.synced())]);
-    for (let i = 0; i < this.workers; i++) {
-      this.running.push(
-        runWorker(
-          this.queue,
-          (key) => this.sync(key),
-          (err, key) => this.onError(err, key),
-        ),
-        runWorker(
-          this.missingUsageQueue,
-          (key) => this.sync(key),
-          (err, key) => this.onError(err, key),
-        ),
-      );
-    }
+  /**
+   * Waits for the informers, then runs `workers` workers on each queue
+   * (--concurrent-resource-quota-syncs) and the periodic resync.
+   */
+  async run(workers = this.defaultWorkers): Promise<void> {
+    await Promise.all([this.primary.run(workers), this.priority.run(workers)]);
     this.scheduleResync();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.cancelResync?.();
-    this.queue.shutDown();
-    this.missingUsageQueue.shutDown();
-    await Promise.all([this.quotas.stop(), ...[...this.monitors.values()].map((m) => m.informer.stop())]);
-    await Promise.all(this.running);
-    this.running = [];
+    await Promise.all([this.primary.stop(), this.priority.stop()]);
   }
 
   /** enqueueAll every resync period: a full recalculation of every quota. */
@@ -176,8 +176,7 @@ export class ResourceQuotaController {
 
   /** replenishQuota: recalculate the namespace's quotas that track the resource. */
   private replenish(evaluator: Evaluator, namespace: string): void {
-    for (const q of this.quotas.list()) {
-      if (q.metadata?.namespace !== namespace) continue;
+    for (const q of this.quotas.byNamespace(namespace).list()) {
       if (evaluator.matchingResources(hardOf(q, 'status').keys()).length > 0) this.queue.add(objectKey(q));
     }
   }
@@ -188,7 +187,8 @@ export class ResourceQuotaController {
 
   /** syncResourceQuota: status.hard from spec.hard, status.used recalculated; written when changed. */
   async sync(key: string): Promise<void> {
-    const cached = this.quotas.getByKey(key);
+    const { namespace, name } = splitObjectKey(key);
+    const cached = this.quotas.get(namespace, name);
     if (cached === undefined) return;
     const q = quotaFrom(obj(cached), 0n);
     const status = (obj(cached).status ?? {}) as Obj;
@@ -199,7 +199,7 @@ export class ResourceQuotaController {
     dirty = dirty || !equals(used, q.used);
     if (!dirty) return;
     await this.client.updateStatus(RESOURCES.resourcequotas, q.namespace, {
-      ...cached,
+      ...obj(cached),
       status: { hard: resourceListJson(q.specHard), used: resourceListJson(used) },
     } as KubeObject);
   }
@@ -214,13 +214,12 @@ export class ResourceQuotaController {
     );
     let usage: ResourceList = new Map();
     const now = this.clock.now();
-    for (const { evaluator, informer } of monitors) {
+    for (const { evaluator, lister } of monitors) {
       const names = evaluator.matchingResources(matched);
       if (names.length === 0) continue;
       // generic.CalculateUsageStats: every tracked resource starts at zero.
       let used: ResourceList = new Map(names.map((n) => [n, decimal(0)]));
-      for (const item of informer.list()) {
-        if (item.metadata?.namespace !== q.namespace) continue;
+      for (const item of lister.byNamespace(q.namespace).list()) {
         const o = obj(item);
         const inScopes =
           q.scopes.every((scopeName) => evaluator.matchesScope({ scopeName, operator: '' }, o)) &&
@@ -233,7 +232,7 @@ export class ResourceQuotaController {
   }
 }
 
-function hardOf(q: KubeObject, part: 'spec' | 'status'): ResourceList {
+function hardOf(q: KubeObject | DeepReadonly<KubeObject>, part: 'spec' | 'status'): ResourceList {
   const p = obj(q)[part];
   return parseResourceList(p !== null && typeof p === 'object' ? (p as Obj).hard : undefined);
 }

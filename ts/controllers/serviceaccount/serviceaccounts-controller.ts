@@ -1,0 +1,108 @@
+/**
+ * The serviceaccounts controller (pkg/controller/serviceaccount/serviceaccounts_controller.go,
+ * v1.32): every Active namespace has a `default` ServiceAccount — made when a namespace appears or
+ * becomes Active, and again when it is deleted. The ServiceAccount admission plugin needs it for
+ * every pod that names no service account.
+ *
+ *   const sa = new ServiceAccountsController({ factory, client });
+ *   factory.start();
+ *   await sa.run();  …  await sa.stop();
+ *
+ * run() resolves once every namespace that exists has been synced once, so that pods can be made
+ * as soon as the controllers are up.
+ */
+import type { KubeObject } from '../../api/meta.js';
+import type { Client } from '../../client/client.js';
+import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
+import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import { objectKey } from '../../client/informers/keys.js';
+import type { Lister } from '../../client/informers/listers.js';
+import { RESOURCES } from '../../client/resources.js';
+import { WorkQueue } from '../../client/workqueue.js';
+import { type Clock, realClock } from '../../sim/clock.js';
+import type { Controller } from '../framework/controller.js';
+import { SERVICE_ACCOUNT_CONTROLLER } from '../framework/names.js';
+import { Registrations, Workers } from '../framework/workers.js';
+
+// DefaultServiceAccountsControllerOptions: the one ServiceAccount every namespace gets.
+export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
+// kube-controller-manager startServiceAccountController: Run(ctx, 1).
+export const DEFAULT_WORKERS = 1;
+
+interface Namespace extends KubeObject {
+  status?: { phase?: string };
+}
+
+export interface ServiceAccountsControllerOptions {
+  /** The shared informers: namespaces and serviceaccounts. */
+  factory: SharedInformerFactory;
+  /** The controller's own client: the creates. */
+  client: Client;
+  clock?: Clock;
+  /** The ServiceAccounts to ensure (default: `default`). */
+  serviceAccounts?: readonly string[];
+  onError?: (err: unknown, namespace: string) => void;
+}
+
+export class ServiceAccountsController implements Controller {
+  readonly name = SERVICE_ACCOUNT_CONTROLLER;
+  private readonly client: Client;
+  private readonly namespaces: Lister<Namespace>;
+  private readonly serviceAccounts: Lister<KubeObject>;
+  private readonly ensure: readonly string[];
+  private readonly workers: Workers<string>;
+
+  constructor(options: ServiceAccountsControllerOptions) {
+    this.client = options.client;
+    this.ensure = options.serviceAccounts ?? DEFAULT_SERVICE_ACCOUNTS;
+    const queue = new WorkQueue<string>({ clock: options.clock ?? realClock });
+    const handlers = new Registrations();
+    const namespaces = options.factory.informerFor<Namespace>(RESOURCES.namespaces);
+    const serviceAccounts = options.factory.informerFor(RESOURCES.serviceaccounts);
+    this.namespaces = namespaces.lister();
+    this.serviceAccounts = serviceAccounts.lister();
+    const enqueue = (ns: Namespace) => queue.add(objectKey(ns));
+    handlers.add(namespaces, { onAdd: enqueue, onUpdate: (_, ns) => enqueue(ns) });
+    // serviceAccountDeleted: its namespace is looked at again.
+    handlers.add(serviceAccounts, {
+      onDelete: (sa) => {
+        if (this.ensure.includes(sa.metadata?.name ?? '')) queue.add(sa.metadata?.namespace ?? '');
+      },
+    });
+    this.workers = new Workers({
+      queue,
+      handlers,
+      sync: (namespace) => this.sync(namespace),
+      onError: options.onError ?? (() => {}),
+      firstPass: () => namespaces.getIndexer().listKeys(),
+    });
+  }
+
+  /** Waits for the informers, syncs every namespace once, then runs the workers. */
+  run(workers = DEFAULT_WORKERS): Promise<void> {
+    return this.workers.run(workers);
+  }
+
+  stop(): Promise<void> {
+    return this.workers.stop();
+  }
+
+  /** syncNamespace: the missing ServiceAccounts of an Active namespace are created. */
+  async sync(namespace: string): Promise<void> {
+    const ns = this.namespaces.get(undefined, namespace);
+    // Inactive (Terminating) namespaces get none.
+    if (ns === undefined || (ns.status?.phase ?? 'Active') !== 'Active') return;
+    const failures: unknown[] = [];
+    for (const name of this.ensure) {
+      if (this.serviceAccounts.get(namespace, name) !== undefined) continue;
+      try {
+        await this.client.create(RESOURCES.serviceaccounts, namespace, { metadata: { name, namespace } });
+      } catch (err) {
+        // Already there, or the namespace is going away: nothing to make.
+        if ((isApiError(err) && err.code === 409) || isNamespaceTerminating(err)) continue;
+        failures.push(err);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
+  }
+}
