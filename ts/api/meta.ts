@@ -1,58 +1,35 @@
 /**
- * The wire types of meta.k8s.io/v1 (k8s.io/apimachinery/pkg/apis/meta/v1/types.go at v0.32),
- * as their JSON looks: optional where Go has `omitempty`, Time as RFC 3339 strings, int64 as number.
+ * The wire types of meta.k8s.io/v1 (k8s.io/apimachinery/pkg/apis/meta/v1/types.go at v0.32) for
+ * the rest of the tree: the generated ones of types/meta/v1.ts re-exported, and beside them what
+ * the OpenAPI does not describe — TypeMeta, the open KubeObject and KubeList, the Go constants of
+ * StatusReason and CauseType, WatchEvent, Table and PartialObjectMetadata.
  */
+import type * as metav1 from './types/meta/v1.js';
+import type { ListMeta, ObjectMeta } from './types/meta/v1.js';
+
+export type {
+  Condition,
+  DeleteOptions,
+  DeletionPropagation,
+  FieldSelectorRequirement,
+  LabelSelector,
+  LabelSelectorRequirement,
+  ListMeta,
+  ManagedFieldsEntry,
+  ManagedFieldsOperationType,
+  MicroTime,
+  ObjectMeta,
+  OwnerReference,
+  Preconditions,
+  StatusCause,
+  StatusDetails,
+  Time,
+} from './types/meta/v1.js';
 
 /** TypeMeta: `{"kind":"Pod","apiVersion":"v1"}`. */
 export interface TypeMeta {
   kind?: string;
   apiVersion?: string;
-}
-
-/** metav1.Time on the wire: RFC 3339, second precision (`2024-05-01T12:00:00Z`). */
-export type Time = string;
-/** metav1.MicroTime on the wire: RFC 3339 with microseconds. */
-export type MicroTime = string;
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export type ManagedFieldsOperationType = 'Apply' | 'Update';
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: ManagedFieldsOperationType | string;
-  apiVersion?: string;
-  time?: Time;
-  fieldsType?: string;
-  /** FieldsV1: a JSON trie of `f:<name>`, `k:<keys>`, `v:<value>`, `i:<index>` and `.` entries. */
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  /** Deprecated, never set by the server since 1.20. */
-  selfLink?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: Time | null;
-  deletionTimestamp?: Time | null;
-  deletionGracePeriodSeconds?: number | null;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: ManagedFieldsEntry[];
 }
 
 /** ObjectMeta's JSON fields in the order Go declares them (k8s.io/apimachinery/pkg/apis/meta/v1 types.go). */
@@ -74,13 +51,6 @@ export const OBJECT_META_FIELDS: readonly string[] = [
   'managedFields',
 ];
 
-export interface ListMeta {
-  selfLink?: string;
-  resourceVersion?: string;
-  continue?: string;
-  remainingItemCount?: number;
-}
-
 /** Any API object: TypeMeta plus metadata, everything else left open. */
 export interface KubeObject extends TypeMeta {
   metadata?: ObjectMeta;
@@ -97,6 +67,7 @@ export interface KubeList<T = KubeObject> extends TypeMeta {
 export const FINALIZER_ORPHAN_DEPENDENTS = 'orphan';
 export const FINALIZER_DELETE_DEPENDENTS = 'foregroundDeletion';
 
+/** metav1.StatusReason's constants (types.go); the schema types the field as a plain string. */
 export type StatusReason =
   | ''
   | 'Unauthorized'
@@ -119,6 +90,7 @@ export type StatusReason =
   | 'Expired'
   | 'ServiceUnavailable';
 
+/** metav1.CauseType's constants (types.go), for StatusCause's `reason`. */
 export type CauseType =
   | 'FieldValueNotFound'
   | 'FieldValueRequired'
@@ -134,68 +106,18 @@ export type CauseType =
   | 'FieldManagerConflict'
   | 'ResourceVersionTooLarge';
 
-export interface StatusCause {
-  /** CauseType; the JSON name is `reason`. */
-  reason?: CauseType | string;
-  message?: string;
-  field?: string;
-}
-
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  /** The resource (plural) for most reasons, the Kind for Invalid. */
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-/** metav1.Status: `metadata` is always present (`{}`) on the wire. */
-export interface Status {
+/**
+ * metav1.Status as kube-apiserver writes it: `kind`, `apiVersion` and `metadata` always present
+ * (`metadata` is a struct, which Go's omitempty never drops), `status` and `reason` one of Go's
+ * constants.
+ */
+export type Status = metav1.Status & {
   kind: 'Status';
   apiVersion: 'v1';
   metadata: ListMeta;
   status?: 'Success' | 'Failure';
-  message?: string;
   reason?: StatusReason;
-  details?: StatusDetails;
-  code?: number;
-}
-
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
-
-export interface FieldSelectorRequirement {
-  key: string;
-  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | string;
-  values?: string[];
-}
-
-export interface Preconditions {
-  uid?: string;
-  resourceVersion?: string;
-}
-
-export type DeletionPropagation = 'Orphan' | 'Background' | 'Foreground';
-
-export interface DeleteOptions extends TypeMeta {
-  gracePeriodSeconds?: number;
-  preconditions?: Preconditions;
-  /** Deprecated in favour of propagationPolicy. */
-  orphanDependents?: boolean;
-  propagationPolicy?: DeletionPropagation;
-  dryRun?: string[];
-  ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
-}
+};
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -255,14 +177,4 @@ export interface PartialObjectMetadataList {
   apiVersion: 'meta.k8s.io/v1';
   metadata: ListMeta;
   items: PartialObjectMetadata[];
-}
-
-/** metav1.Condition, the standard status condition. */
-export interface Condition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  observedGeneration?: number;
-  lastTransitionTime: Time;
-  reason: string;
-  message: string;
 }
