@@ -1,4 +1,6 @@
 /** ts/client: one client interface over two transports, shared informers and the workqueue. */
+
+export type { DeepReadonly } from '../api/types/readonly.js';
 export {
   type Client,
   createClient,
@@ -27,7 +29,6 @@ export {
 } from './informers/index-funcs.js';
 export { keyOf, objectKey, splitObjectKey } from './informers/keys.js';
 export { Lister, NamespaceLister } from './informers/listers.js';
-export type { DeepReadonly } from './informers/readonly.js';
 export {
   type EventHandler,
   type EventHandlerRegistration,

@@ -14,9 +14,9 @@
 
 import { Selector } from '../../api/labels/selector.js';
 import type { KubeObject } from '../../api/meta.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import { NAMESPACE_INDEX } from './index-funcs.js';
 import { keyOf } from './keys.js';
-import type { DeepReadonly } from './readonly.js';
 import type { Indexer } from './thread-safe-store.js';
 
 /** ListAll: the cached objects whose labels `selector` matches (all of them for an empty one). */

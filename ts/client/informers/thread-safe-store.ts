@@ -10,8 +10,8 @@
  *   store.byIndex(NAMESPACE_INDEX, 'default');
  */
 
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Indexers, IndexFunc } from './index-funcs.js';
-import type { DeepReadonly } from './readonly.js';
 
 /** The read side of the cache: what informers hand to listers and controllers. */
 export interface Indexer<T> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { selectorFromSet } from '../../api/labels/selector.js';
-import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import type { ObjectMeta, OwnerReference } from '../../api/meta.js';
+import type { Pod, ReplicationController } from '../../api/types/core/v1.js';
 import { ApiError } from '../../client/errors.js';
 import {
   BaseControllerRefManager,
@@ -20,15 +21,13 @@ const controllerUID = '123';
 const controllerKind: GroupVersionKind = { group: '', version: 'v1', kind: 'ReplicationController' };
 const NOW = '2024-05-01T12:00:00Z';
 
-interface Controller {
-  metadata: { name?: string; namespace?: string; uid?: string; deletionTimestamp?: string };
-}
+type Controller = ReplicationController & { metadata: ObjectMeta };
 
-const controller = (extra: Controller['metadata'] = {}): Controller => ({
+const controller = (extra: ObjectMeta = {}): Controller => ({
   metadata: { name: 'rc', uid: controllerUID, ...extra },
 });
 
-function newPod(podName: string, label: Record<string, string>, owner?: Controller): KubeObject {
+function newPod(podName: string, label: Record<string, string>, owner?: Controller): Pod {
   const refs: OwnerReference[] =
     owner === undefined
       ? []
@@ -63,14 +62,14 @@ class RecordingPodControl implements PodPatcher {
 interface Case {
   name: string;
   controller: Controller;
-  pods: KubeObject[];
+  pods: Pod[];
   claimed: string[];
   patches: number;
   finalizers?: string[];
 }
 
-const deleting = (pod: KubeObject): KubeObject => ({ ...pod, metadata: { ...pod.metadata, deletionTimestamp: NOW } });
-const inNamespace = (pod: KubeObject, namespace: string): KubeObject => ({
+const deleting = (pod: Pod): Pod => ({ ...pod, metadata: { ...pod.metadata, deletionTimestamp: NOW } });
+const inNamespace = (pod: Pod, namespace: string): Pod => ({
   ...pod,
   metadata: { ...pod.metadata, namespace },
 });
@@ -287,7 +286,7 @@ describe('BaseControllerRefManager', () => {
   it('claims any kind of object by the same rules (ClaimObject)', async () => {
     const m = new BaseControllerRefManager(controller(), productionLabelSelector);
     const adopted: string[] = [];
-    const claim = (o: KubeObject) =>
+    const claim = (o: Pod) =>
       m.claimObject(
         o,
         (x) => productionLabelSelector.matches(x.metadata?.labels ?? {}),

@@ -14,9 +14,9 @@
  */
 import type { Selector } from '../../api/labels/selector.js';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import { isApiError } from '../../client/errors.js';
-import type { DeepReadonly } from '../../client/informers/readonly.js';
 import type { GroupVersionResource } from '../../client/resources.js';
 
 /** What the manager needs of an object: its metadata. */

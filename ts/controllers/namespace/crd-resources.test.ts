@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import type { CustomResourceDefinition } from '../../api/types/apiextensions/v1.js';
 import { servedTypeOf } from './crd-resources.js';
 
-const crd = (extra: Record<string, unknown> = {}) => ({
+const crd = (extra: Partial<CustomResourceDefinition> = {}): CustomResourceDefinition => ({
   metadata: { name: 'widgets.example.com' },
   spec: {
     group: 'example.com',
+    names: { plural: 'widgets', kind: 'Widget' },
     scope: 'Namespaced',
     versions: [
-      { name: 'v1beta1', served: true },
-      { name: 'v1', served: true },
-      { name: 'v2', served: false },
+      { name: 'v1beta1', served: true, storage: false },
+      { name: 'v1', served: true, storage: true },
+      { name: 'v2', served: false, storage: false },
     ],
   },
   status: {

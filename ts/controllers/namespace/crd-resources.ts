@@ -8,21 +8,16 @@
  *   const types = new CustomResourceTypes(factory, builtins, handlers, { namespaced: true });
  *   … types.resources …
  */
-import type { KubeObject } from '../../api/meta.js';
+import type { CustomResourceDefinition } from '../../api/types/apiextensions/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import { compareVersionPriority } from '../../apiserver/crd/version-priority.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
-import type { DeepReadonly } from '../../client/informers/readonly.js';
 import type { SharedIndexInformer } from '../../client/informers/shared-informer.js';
 import { RESOURCES, type ResourceType } from '../../client/resources.js';
 import type { Registrations } from '../framework/workers.js';
 
-interface CrdLike extends KubeObject {
-  spec?: { group?: string; scope?: string; versions?: { name?: string; served?: boolean }[] };
-  status?: { acceptedNames?: { plural?: string; kind?: string }; conditions?: { type?: string; status?: string }[] };
-}
-
 /** The resource type a CRD serves, once Established: its preferred served version. */
-export function servedTypeOf(crd: DeepReadonly<CrdLike>): ResourceType | undefined {
+export function servedTypeOf(crd: DeepReadonly<CustomResourceDefinition>): ResourceType | undefined {
   const established = (crd.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
   const plural = crd.status?.acceptedNames?.plural ?? '';
   const kind = crd.status?.acceptedNames?.kind ?? '';
@@ -44,7 +39,7 @@ export function servedTypeOf(crd: DeepReadonly<CrdLike>): ResourceType | undefin
 export class CustomResourceTypes {
   /** The built-in types, then the custom ones; updated in place as CRDs change. */
   readonly resources: ResourceType[];
-  private readonly crds: SharedIndexInformer<CrdLike>;
+  private readonly crds: SharedIndexInformer<CustomResourceDefinition>;
 
   /** Follows the factory's CRD informer; its handler joins `handlers` (synced and removed with them). */
   constructor(
@@ -54,7 +49,7 @@ export class CustomResourceTypes {
     private readonly options: { namespaced?: boolean } = {},
   ) {
     this.resources = [...builtins];
-    this.crds = factory.informerFor<CrdLike>(RESOURCES.customresourcedefinitions);
+    this.crds = factory.informerFor<CustomResourceDefinition>(RESOURCES.customresourcedefinitions);
     const refresh = () => this.refresh();
     handlers.add(this.crds, { onAdd: refresh, onUpdate: refresh, onDelete: refresh });
   }

@@ -8,7 +8,7 @@
  *   factory.start();
  *   await nc.run();  …  await nc.stop();
  */
-import type { KubeObject } from '../../api/meta.js';
+import type { Namespace } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import { objectKey } from '../../client/informers/keys.js';
@@ -49,7 +49,7 @@ export interface NamespaceControllerOptions {
 
 export class NamespaceController implements Controller {
   readonly name = NAMESPACE_CONTROLLER;
-  private readonly namespaces: Lister<KubeObject>;
+  private readonly namespaces: Lister<Namespace>;
   private readonly deleter: NamespacedResourcesDeleter;
   private readonly workers: Workers<string>;
   private readonly defaultWorkers: number;
@@ -61,10 +61,10 @@ export class NamespaceController implements Controller {
     const onError = options.onError ?? (() => {});
     const queue = new WorkQueue<string>({ clock });
     const handlers = new Registrations();
-    const informer = options.factory.informerFor(RESOURCES.namespaces);
+    const informer = options.factory.informerFor<Namespace>(RESOURCES.namespaces);
     this.namespaces = informer.lister();
     // enqueueNamespace: only namespaces marked for deletion, after the grace period.
-    const enqueue = (ns: KubeObject) => {
+    const enqueue = (ns: Namespace) => {
       if (ns.metadata?.deletionTimestamp) queue.addAfter(objectKey(ns), graceMs);
     };
     handlers.add(informer, { onAdd: enqueue, onUpdate: (_, ns) => enqueue(ns) });

@@ -11,26 +11,17 @@
  * discovery, and each is emptied with list + DELETE (propagationPolicy Background) rather than
  * deletecollection; the discovery conditions always read "ok".
  */
-import type { KubeObject } from '../../api/meta.js';
+import type { Namespace, Pod } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
 import { isApiError } from '../../client/errors.js';
 import { type GroupVersionResource, RESOURCES } from '../../client/resources.js';
 import type { Clock } from '../../sim/clock.js';
-import { deletionConditions, type NamespaceWithConditions, rfc3339, updateConditions } from './status-conditions.js';
+import { deletionConditions, rfc3339, updateConditions } from './status-conditions.js';
 
 // api.FinalizerKubernetes: the token this controller owns (kube-controller-manager's default).
 export const FINALIZER_KUBERNETES = 'kubernetes';
 // namespaced_resources_deleter.go finalizerEstimateSeconds: the wait when objects left have finalizers.
 export const FINALIZER_ESTIMATE_SECONDS = 15;
-
-interface Namespace extends KubeObject, NamespaceWithConditions {
-  spec?: { finalizers?: string[] };
-}
-
-interface PodLike extends KubeObject {
-  spec?: { terminationGracePeriodSeconds?: number };
-  status?: { phase?: string };
-}
 
 /** deletion.ResourcesRemainingError: content is still going; try again after `estimate` seconds. */
 export class ResourcesRemainingError extends Error {
@@ -111,7 +102,7 @@ export class NamespacedResourcesDeleter {
     const { client } = this.options;
     const isPods = gvr.group === '' && gvr.resource === 'pods';
     const list = await client.list(gvr, { namespace });
-    const graceEstimate = isPods ? estimateGracefulTermination(list.items as PodLike[]) : 0;
+    const graceEstimate = isPods ? estimateGracefulTermination(list.items as Pod[]) : 0;
     for (const item of list.items) {
       try {
         await client.delete(gvr, namespace, item.metadata?.name ?? '', { propagationPolicy: 'Background' });
@@ -156,7 +147,7 @@ export class NamespacedResourcesDeleter {
 }
 
 /** estimateGracefulTerminationForPods: the longest grace period of a pod not yet terminated. */
-function estimateGracefulTermination(pods: readonly PodLike[]): number {
+function estimateGracefulTermination(pods: readonly Pod[]): number {
   let estimate = 0;
   for (const pod of pods) {
     const phase = pod.status?.phase;

@@ -3,19 +3,10 @@
  * v1.32): what a terminating namespace's status says about its content — remaining resources,
  * remaining finalizers, failed deletions — each maintained type in its failing or its "ok" form.
  */
+import type { Namespace, NamespaceCondition } from '../../api/types/core/v1.js';
 
-/** The part of a Namespace the conditions are written into. */
-export interface NamespaceWithConditions {
-  status?: { phase?: string; conditions?: NamespaceCondition[] };
-}
-
-export interface NamespaceCondition {
-  type: string;
-  status: 'True' | 'False';
-  lastTransitionTime?: string;
-  reason: string;
-  message: string;
-}
+/** A condition as the deleter writes it: always with a reason and a message. */
+export type DeletionCondition = NamespaceCondition & { reason: string; message: string };
 
 // deletion/status_condition_utils.go: the conditions the deleter maintains and their "ok" forms.
 const CONDITION_TYPES = [
@@ -50,8 +41,8 @@ export function deletionConditions(
   remaining: string[],
   byFinalizer: ReadonlyMap<string, number>,
   errors: readonly Error[],
-): NamespaceCondition[] {
-  const out: NamespaceCondition[] = [];
+): DeletionCondition[] {
+  const out: DeletionCondition[] = [];
   if (errors.length > 0) {
     const msgs = errors.map((e) => e.message).sort();
     out.push({
@@ -82,11 +73,7 @@ export function deletionConditions(
 }
 
 /** updateConditions: every maintained type set to its failing or ok form; true when something changed. */
-export function updateConditions(
-  ns: NamespaceWithConditions,
-  failing: readonly NamespaceCondition[],
-  now: string,
-): boolean {
+export function updateConditions(ns: Namespace, failing: readonly DeletionCondition[], now: string): boolean {
   ns.status ??= {};
   const status = ns.status;
   status.conditions ??= [];

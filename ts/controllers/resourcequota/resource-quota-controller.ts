@@ -16,6 +16,7 @@
  * controller's monitors do.
  */
 import type { KubeObject } from '../../api/meta.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Evaluator } from '../../apiserver/admission/resource-quota/evaluator.js';
 import { quotaV1Pod } from '../../apiserver/admission/resource-quota/pods.js';
 import { type Quota, quotaFrom } from '../../apiserver/admission/resource-quota/quota.js';
@@ -35,7 +36,6 @@ import type { Client } from '../../client/client.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
 import type { Lister } from '../../client/informers/listers.js';
-import type { DeepReadonly } from '../../client/informers/readonly.js';
 import { RESOURCES, type ResourceType } from '../../client/resources.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import { type Clock, realClock } from '../../sim/clock.js';

@@ -12,7 +12,7 @@
  * It reads the shared ConfigMap informer (as publisher.go does), its handlers looking only at the
  * ConfigMaps of that name; run() resolves once every namespace that exists has been synced once.
  */
-import type { KubeObject } from '../../api/meta.js';
+import type { ConfigMap, Namespace } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
 import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
@@ -32,14 +32,6 @@ export const DESCRIPTION =
   'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 // kube-controller-manager startRootCACertPublisher: Run(ctx, 1).
 export const DEFAULT_WORKERS = 1;
-
-interface Namespace extends KubeObject {
-  status?: { phase?: string };
-}
-
-interface ConfigMap extends KubeObject {
-  data?: Record<string, string>;
-}
 
 export interface RootCAPublisherOptions {
   /** The shared informers: namespaces and configmaps. */

@@ -11,7 +11,7 @@
  * run() resolves once every namespace that exists has been synced once, so that pods can be made
  * as soon as the controllers are up.
  */
-import type { KubeObject } from '../../api/meta.js';
+import type { Namespace, ServiceAccount } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
 import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
@@ -29,10 +29,6 @@ export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
 // kube-controller-manager startServiceAccountController: Run(ctx, 1).
 export const DEFAULT_WORKERS = 1;
 
-interface Namespace extends KubeObject {
-  status?: { phase?: string };
-}
-
 export interface ServiceAccountsControllerOptions {
   /** The shared informers: namespaces and serviceaccounts. */
   factory: SharedInformerFactory;
@@ -48,7 +44,7 @@ export class ServiceAccountsController implements Controller {
   readonly name = SERVICE_ACCOUNT_CONTROLLER;
   private readonly client: Client;
   private readonly namespaces: Lister<Namespace>;
-  private readonly serviceAccounts: Lister<KubeObject>;
+  private readonly serviceAccounts: Lister<ServiceAccount>;
   private readonly ensure: readonly string[];
   private readonly workers: Workers<string>;
 
@@ -58,7 +54,7 @@ export class ServiceAccountsController implements Controller {
     const queue = new WorkQueue<string>({ clock: options.clock ?? realClock });
     const handlers = new Registrations();
     const namespaces = options.factory.informerFor<Namespace>(RESOURCES.namespaces);
-    const serviceAccounts = options.factory.informerFor(RESOURCES.serviceaccounts);
+    const serviceAccounts = options.factory.informerFor<ServiceAccount>(RESOURCES.serviceaccounts);
     this.namespaces = namespaces.lister();
     this.serviceAccounts = serviceAccounts.lister();
     const enqueue = (ns: Namespace) => queue.add(objectKey(ns));
