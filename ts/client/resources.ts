@@ -17,23 +17,15 @@ export interface ResourceType extends GroupVersionResource {
   namespaced: boolean;
 }
 
-const core = (resource: string, kind: string, namespaced: boolean): ResourceType => ({
-  group: '',
-  version: 'v1',
-  resource,
-  kind,
-  namespaced,
-});
+// The entries keep their literal group, version and kind, so that ObjectOf (ts/api/types) types
+// them: `informerFor(RESOURCES.pods)` is Pod's informer.
+const core = <R extends string, K extends string>(resource: R, kind: K, namespaced: boolean) =>
+  ({ group: '', version: 'v1', resource, kind, namespaced }) as const satisfies ResourceType;
 
 const gv =
-  (group: string, version: string) =>
-  (resource: string, kind: string, namespaced: boolean): ResourceType => ({
-    group,
-    version,
-    resource,
-    kind,
-    namespaced,
-  });
+  <G extends string, V extends string>(group: G, version: V) =>
+  <R extends string, K extends string>(resource: R, kind: K, namespaced: boolean) =>
+    ({ group, version, resource, kind, namespaced }) as const satisfies ResourceType;
 const apps = gv('apps', 'v1');
 const batch = gv('batch', 'v1');
 const rbac = gv('rbac.authorization.k8s.io', 'v1');

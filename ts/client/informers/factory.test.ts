@@ -1,12 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { parseLabelSelector } from '../../api/labels/selector.js';
 import type { KubeObject } from '../../api/meta.js';
+import type { Deployment } from '../../api/types/apps/v1.js';
+import type { Namespace, Pod } from '../../api/types/core/v1.js';
 import { createClient } from '../client.js';
 import { isCollectionRead } from '../controller-transport.js';
 import { RESOURCES } from '../resources.js';
 import { eventually, harness } from '../test-support.js';
 import { SharedInformerFactory } from './factory.js';
 import { NAMESPACE_INDEX, POD_NODE_NAME_INDEX, podNodeNameIndexFunc } from './index-funcs.js';
+import type { SharedIndexInformer } from './shared-informer.js';
 
 let factories: SharedInformerFactory[] = [];
 afterEach(async () => {
@@ -136,6 +139,18 @@ describe('SharedInformerFactory', () => {
     f.start();
     expect(late.hasStarted()).toBe(false);
     expect([...(await f.waitForCacheSync())]).toEqual([['/v1, Resource=namespaces', true]]);
+  });
+
+  it('types each informer by its resource’s kind, or as asked', async () => {
+    const { factory } = await counted();
+    const f = factory();
+    expectTypeOf(f.informerFor(RESOURCES.pods)).toEqualTypeOf<SharedIndexInformer<Pod>>();
+    expectTypeOf(f.informerFor(RESOURCES.deployments)).toEqualTypeOf<SharedIndexInformer<Deployment>>();
+    expectTypeOf(f.informerFor<Namespace>(RESOURCES.namespaces)).toEqualTypeOf<SharedIndexInformer<Namespace>>();
+    const custom = { group: 'example.com', version: 'v1', resource: 'widgets' };
+    expectTypeOf(f.informerFor(custom)).toEqualTypeOf<SharedIndexInformer<KubeObject>>();
+    // One informer per resource, whatever type it was asked with.
+    expect(f.informerFor<Namespace>(RESOURCES.namespaces)).toBe(f.informerFor(RESOURCES.namespaces));
   });
 
   it('reports each informer’s list failures with its resource', async () => {

@@ -16,6 +16,7 @@
  * client-go's typed informers do.
  */
 import type { KubeObject } from '../../api/meta.js';
+import type { GroupVersionKind, ObjectOf } from '../../api/types/object-of.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Client } from '../client.js';
 import type { GroupVersionResource } from '../resources.js';
@@ -42,6 +43,9 @@ export interface SharedInformerFactoryOptions {
   pageSize?: number;
 }
 
+/** The object type of a resource of the table (`RESOURCES.pods` → Pod); KubeObject for one the table does not type. */
+export type ObjectOfResource<R extends GroupVersionResource> = R extends GroupVersionKind ? ObjectOf<R> : KubeObject;
+
 /** schema.GroupVersionResource.String(): `apps/v1, Resource=deployments`, `/v1, Resource=pods`. */
 export function resourceString(gvr: GroupVersionResource): string {
   return `${gvr.group}/${gvr.version}, Resource=${gvr.resource}`;
@@ -60,17 +64,23 @@ export class SharedInformerFactory {
     this.clock = options.clock ?? realClock;
   }
 
-  /** InformerFor / ForResource: the one informer of `resource`, made on first ask. */
-  informerFor<T extends KubeObject = KubeObject>(resource: GroupVersionResource): SharedIndexInformer<T> {
+  /**
+   * InformerFor / ForResource: the one informer of `resource`, made on first ask; typed by the
+   * resource's kind (`informerFor(RESOURCES.pods)` is Pod's), or by `T` when given.
+   */
+  informerFor<T extends KubeObject = never, R extends GroupVersionResource = GroupVersionResource>(
+    resource: R,
+  ): SharedIndexInformer<[T] extends [never] ? ObjectOfResource<R> : T> {
+    type Informer = SharedIndexInformer<[T] extends [never] ? ObjectOfResource<R> : T>;
     const key = resourceString(resource);
     const existing = this.informers.get(key);
-    if (existing !== undefined) return existing as unknown as SharedIndexInformer<T>;
+    if (existing !== undefined) return existing as unknown as Informer;
     const selectors: TweakableListOptions = {};
     this.options.tweakListOptions?.(selectors);
     const { watchTimeoutSeconds, pageSize, onError } = this.options;
     // A cluster-scoped resource has no namespaces to narrow to (its typed client takes none).
     const namespace = (resource as { namespaced?: boolean }).namespaced === false ? undefined : this.options.namespace;
-    const informer = new SharedIndexInformer<T>(this.client, resource, {
+    const informer: Informer = new SharedIndexInformer(this.client, resource, {
       clock: this.clock,
       indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
       ...(namespace === undefined || namespace === '' ? {} : { namespace }),

@@ -3,7 +3,7 @@ import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import type { Client } from '../../client/client.js';
 import { isApiError } from '../../client/errors.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
-import { RESOURCES } from '../../client/resources.js';
+import { RESOURCES, type ResourceType } from '../../client/resources.js';
 import { harness } from '../../client/test-support.js';
 import { GarbageCollector } from './garbage-collector.js';
 
@@ -15,7 +15,7 @@ async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> 
   }
 }
 
-const absent = (client: Client, resource: typeof RESOURCES.configmaps, name: string) => async () => {
+const absent = (client: Client, resource: ResourceType, name: string) => async () => {
   try {
     await client.get(resource, 'default', name);
     return false;

@@ -16,6 +16,7 @@
  * controller's monitors do.
  */
 import type { KubeObject } from '../../api/meta.js';
+import type { ResourceQuota } from '../../api/types/core/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Evaluator } from '../../apiserver/admission/resource-quota/evaluator.js';
 import { quotaV1Pod } from '../../apiserver/admission/resource-quota/pods.js';
@@ -75,7 +76,7 @@ export class ResourceQuotaController implements Controller {
   private readonly client: Client;
   private readonly clock: Clock;
   private readonly registry = new QuotaRegistry();
-  private readonly quotas: Lister<KubeObject>;
+  private readonly quotas: Lister<ResourceQuota>;
   /** resourcequota_primary: recalculations. */
   private readonly queue: WorkQueue<string>;
   /** resourcequota_priority: quotas whose status lacks their spec. */
