@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SharedInformerFactory } from '../../client/informers/factory.js';
+import { objectKey } from '../../client/informers/keys.js';
+import { RESOURCES } from '../../client/resources.js';
+import { eventually, harness } from '../../client/test-support.js';
+import { WorkQueue } from '../../client/workqueue.js';
+import { Registrations, Workers } from './workers.js';
+
+let factory: SharedInformerFactory | undefined;
+afterEach(async () => {
+  await factory?.shutdown();
+  factory = undefined;
+});
+
+async function setup() {
+  const h = await harness('in-process');
+  factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
+  const namespaces = factory.informerFor(RESOURCES.namespaces);
+  const queue = new WorkQueue<string>({ clock: h.server.clock });
+  const handlers = new Registrations();
+  handlers.add(namespaces, { onAdd: (ns) => queue.add(objectKey(ns)) });
+  return { ...h, factory, namespaces, queue, handlers };
+}
+
+describe('Workers', () => {
+  it('waits for the caches, does the first pass before run() resolves, then works the queue', async () => {
+    const { client, factory, namespaces, queue, handlers } = await setup();
+    const synced: string[] = [];
+    const workers = new Workers({
+      queue,
+      handlers,
+      sync: async (key) => {
+        synced.push(key);
+      },
+      onError: () => {},
+      firstPass: () => namespaces.getIndexer().listKeys().sort(),
+    });
+    const running = workers.run(2);
+    factory.start();
+    await running;
+    // The first pass, in its order, before any worker took a key (the handlers queued them too).
+    expect(synced.slice(0, 2)).toEqual(['default', 'team-a']);
+    await client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'fresh' } });
+    await eventually(() => synced.includes('fresh'));
+    await workers.stop();
+    expect(namespaces.handlerCount()).toBe(0);
+  });
+
+  it('re-adds a failed key rate-limited and reports it, or after retryAfter’s delay without a report', async () => {
+    const { server, factory, queue, handlers } = await setup();
+    const errors: string[] = [];
+    const attempts = new Map<string, number>();
+    const workers = new Workers({
+      queue,
+      handlers,
+      sync: async (key) => {
+        const n = (attempts.get(key) ?? 0) + 1;
+        attempts.set(key, n);
+        if (n === 1) throw new Error(key === 'default' ? 'later' : 'boom');
+      },
+      onError: (err, key) => errors.push(`${key}: ${(err as Error).message}`),
+      retryAfter: (err) => ((err as Error).message === 'later' ? 10_000 : undefined),
+    });
+    factory.start();
+    await workers.run(1);
+    // team-a: reported, back after 5 ms; default: back only after 10 s, unreported.
+    await eventually(() => attempts.get('team-a') === 1 && attempts.get('default') === 1);
+    server.clock.advance(5);
+    await eventually(() => attempts.get('team-a') === 2);
+    expect(attempts.get('default')).toBe(1);
+    server.clock.advance(10_000);
+    await eventually(() => attempts.get('default') === 2);
+    expect(errors).toEqual(['team-a: boom']);
+    await workers.stop();
+  });
+
+  it('returns from run() without workers when stopped before the caches sync', async () => {
+    const { queue, handlers } = await setup();
+    let syncs = 0;
+    const workers = new Workers({
+      queue,
+      handlers,
+      sync: async () => {
+        syncs++;
+      },
+      onError: () => {},
+    });
+    const running = workers.run(1);
+    await workers.stop();
+    await running;
+    queue.add('x');
+    expect(syncs).toBe(0);
+  });
+});
