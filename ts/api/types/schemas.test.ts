@@ -26,7 +26,10 @@ interface Schema {
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
-const schemas: Record<string, Schema> = JSON.parse(read(OPENAPI)).schemas;
+const openapi: { schemas: Record<string, Schema>; goTypes: Record<string, Record<string, string>> } = JSON.parse(
+  read(OPENAPI),
+);
+const schemas = openapi.schemas;
 const goTypes: GoTypes = JSON.parse(read(GO_TYPES));
 
 /** The file (module) and type name of a schema: `io.k8s.api.apps.v1.Deployment` → apps/v1, Deployment. */
@@ -140,6 +143,25 @@ describe('the generated types against the OpenAPI schemas', () => {
       );
       expect(new Set(got?.map((m) => m.name)), schema).toEqual(new Set(Object.keys(s.properties ?? {})));
     }
+  });
+
+  it('read the same Go field types as gen-openapi.mjs did for its goTypes table', () => {
+    let n = 0;
+    for (const [schema, fields] of Object.entries(openapi.goTypes)) {
+      const { module, name } = typeOfSchema(schema);
+      const go = new Map(
+        (goTypes.structs[`${module}.${name}`] ?? []).map((f) => {
+          const [field = '', type = ''] = f.split(' ');
+          // `*core/v1.RestartPolicy` as reflect prints it: `v1.RestartPolicy`.
+          return [field, type.replace(/^\*+/, '').replace(/(?:\w+\/)?(\w+)\.(\w+)/g, '$1.$2')];
+        }),
+      );
+      for (const [field, type] of Object.entries(fields)) {
+        n++;
+        expect(go.get(field), `${schema}.${field}`).toBe(type);
+      }
+    }
+    expect(n).toBeGreaterThan(150);
   });
 
   it('type every enum as the union of its values', () => {
