@@ -12,7 +12,7 @@ import type { Client } from '../../client/client.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { ResourceType } from '../../client/resources.js';
 import type { Clock } from '../../sim/clock.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../../sim/logger.js';
 
 /** ControllerClientBuilder: a client per controller, named as kube-controller-manager names its ServiceAccount. */
 export interface ClientBuilder {

@@ -4,7 +4,7 @@ import { RESOURCES } from '../../client/resources.js';
 import { harness } from '../../client/test-support.js';
 import type { ControllerContext } from './context.js';
 import type { Controller } from './controller.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../../sim/logger.js';
 import {
   type ControllerDescriptor,
   ControllerDescriptors,

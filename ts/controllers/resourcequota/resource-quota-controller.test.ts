@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { servedResources } from '../../cli/up-controllers.js';
+import { servedResources } from '../../cluster/cluster.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { type Harness, harness } from '../../client/test-support.js';

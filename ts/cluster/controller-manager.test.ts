@@ -1,25 +1,26 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
+import type { ApiServer } from '../apiserver/server.js';
 import { TOKEN, testServer } from '../apiserver/test-support.js';
 import { createClient } from '../client/client.js';
-import { inProcessTransport, type RequestHandler, type TransportCall } from '../client/transport.js';
-import { parseFlags } from './flags.js';
-import {
-  CONTROLLER_MANAGER_FLAG_SPEC,
-  type Controllers,
-  controllerManagerOptions,
-  servedResources,
-  startControllers,
-} from './up-controllers.js';
+import { SharedInformerFactory } from '../client/informers/factory.js';
+import { inProcessTransport, type TransportCall } from '../client/transport.js';
+import { discardLogger } from '../sim/logger.js';
+import { servedResources } from './cluster.js';
+import { type RunningControllerManager, startControllerManager } from './controller-manager.js';
 
-let running: Controllers | undefined;
+let running: { manager: RunningControllerManager; informers: SharedInformerFactory } | undefined;
 afterEach(async () => {
-  await running?.stop();
+  await running?.manager.stop();
+  await running?.informers.shutdown();
   running = undefined;
 });
 
-/** The controllers of `kubewasm up` on a test apiserver whose watch requests are counted by path. */
+/** kube-controller-manager's controllers on a test apiserver whose watch requests are counted by path. */
 async function start(controllers: string[]) {
-  const server = await testServer();
+  const server = await testServer({ namespaces: ['default', 'kube-system', 'team-a'] });
+  // Each controller acts as its own ServiceAccount: the bootstrap policy grants what it needs.
+  expect(await reconcileBootstrapPolicy((req) => server.api.handle(req), 'https://x', TOKEN)).toEqual([]);
   const watches = new Map<string, number>();
   const count = (method: string, url: string) => {
     const u = new URL(url);
@@ -27,37 +28,38 @@ async function start(controllers: string[]) {
       watches.set(u.pathname, (watches.get(u.pathname) ?? 0) + 1);
     }
   };
-  const api = server.api as unknown as RequestHandler;
+  const api = server.api;
   const handleCall = api.handleCall?.bind(api);
-  const counting: RequestHandler = {
-    handle: (request: Request) => {
+  const counting: ApiServer = {
+    handle: (request, connection) => {
       count(request.method, request.url);
-      return api.handle(request);
+      return api.handle(request, connection);
     },
     ...(handleCall === undefined
       ? {}
       : {
-          handleCall: (call: TransportCall) => {
+          handleCall: (call: TransportCall, connection) => {
             count(call.method, call.url);
-            return handleCall(call);
+            return handleCall(call, connection);
           },
         }),
   };
   const client = createClient(inProcessTransport(counting, TOKEN));
-  running = await startControllers({
-    client,
-    informersClient: client,
-    controllerClient: async () => client,
-    ranges: { serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: '30000-32767' },
-    controllerManager: { controllers },
-    advertiseAddress: undefined,
-    port: 6443,
-    rootCA: 'CA',
+  const informers = new SharedInformerFactory(client, { clock: server.clock });
+  const manager = await startControllerManager({
+    api: counting,
+    token: TOKEN,
+    informers,
+    options: { controllers, rootCA: 'CA' },
+    resources: servedResources(),
+    clock: server.clock,
+    logger: discardLogger,
   });
+  running = { manager, informers };
   return { client, watches };
 }
 
-describe('kubewasm up’s controllers', () => {
+describe('the controller manager’s controllers', () => {
   it('open one watch per resource, however many controllers read it', async () => {
     const { watches } = await start(['*']);
     expect([...watches].filter(([, n]) => n !== 1)).toEqual([]);
@@ -85,26 +87,5 @@ describe('kubewasm up’s controllers', () => {
     expect(
       (await client.get({ group: '', version: 'v1', resource: 'serviceaccounts' }, 'team-a', 'default')).metadata?.name,
     ).toBe('default');
-  });
-});
-
-describe('controllerManagerOptions', () => {
-  const options = (...args: string[]) => controllerManagerOptions(parseFlags(args, CONTROLLER_MANAGER_FLAG_SPEC));
-
-  it('defaults --controllers to *, and resolves aliases', () => {
-    expect(options()).toEqual({ controllers: ['*'] });
-    expect(options('--controllers', '*,-garbagecollector,root-ca-cert-publisher')).toEqual({
-      controllers: ['*', '-garbage-collector-controller', 'root-ca-certificate-publisher-controller'],
-    });
-    expect(options('--resource-quota-sync-period', '30s')).toEqual({
-      controllers: ['*'],
-      resourceQuotaSyncPeriodMs: 30_000,
-    });
-  });
-
-  it('refuses a controller it does not know, as kube-controller-manager does', () => {
-    expect(() => options('--controllers', '*,-deployment-controller')).toThrow(
-      '"deployment-controller" is not in the list of known controllers',
-    );
   });
 });

@@ -1,0 +1,102 @@
+/**
+ * `kubewasm up`'s flags, as the components they belong to name them — kube-apiserver's protection
+ * filters (--max-requests-inflight, --max-mutating-requests-inflight, --request-timeout) and
+ * service ranges (--service-cluster-ip-range, --service-node-port-range), kube-controller-manager's
+ * --controllers and --resource-quota-sync-period — each turned into the assembly's options and
+ * checked, a bad value refused with the reason (the caller prints it with the usage).
+ */
+import { IpRange } from '../apiserver/allocators/ip-range.js';
+import { parsePortRange } from '../apiserver/allocators/port-range.js';
+import {
+  DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+  DEFAULT_SERVICE_NODE_PORT_RANGE,
+} from '../apiserver/allocators/service-allocation.js';
+import { type ProtectionOptions, parseGoDuration } from '../apiserver/protection.js';
+import { newControllerDescriptors } from '../controllers/controller-descriptors.js';
+import type { ControllerManagerOptions } from '../controllers/framework/context.js';
+import { parseControllers, splitControllersFlag } from '../controllers/framework/manager.js';
+import type { Flags } from './flags.js';
+
+/** kube-apiserver's flags for the protection filters (ts/apiserver/protection.ts). */
+export const PROTECTION_FLAG_SPEC = {
+  'max-requests-inflight': 'string',
+  'max-mutating-requests-inflight': 'string',
+  'request-timeout': 'string',
+} as const;
+
+export const PROTECTION_FLAG_USAGE = `  --max-requests-inflight N           read-only requests at once, 0 = no limit (default 400)
+  --max-mutating-requests-inflight N  mutating requests at once, 0 = no limit (default 200)
+  --request-timeout DURATION          longest a request may take (default 60s)`;
+
+export function protectionOptions(flags: Flags): ProtectionOptions {
+  const out: ProtectionOptions = {};
+  const count = (name: string): number | undefined => {
+    const v = flags.values[name];
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`invalid --${name} ${String(v)}`);
+    return n;
+  };
+  const reads = count('max-requests-inflight');
+  if (reads !== undefined) out.maxRequestsInFlight = reads;
+  const writes = count('max-mutating-requests-inflight');
+  if (writes !== undefined) out.maxMutatingRequestsInFlight = writes;
+  const timeout = flags.values['request-timeout'];
+  if (timeout !== undefined) {
+    const ms = parseGoDuration(String(timeout));
+    if (ms <= 0) throw new Error(`invalid --request-timeout ${String(timeout)}`);
+    out.requestTimeoutMs = ms;
+  }
+  return out;
+}
+
+export const SERVICE_FLAG_SPEC = {
+  'service-cluster-ip-range': 'string',
+  'service-node-port-range': 'string',
+} as const;
+
+export const SERVICE_FLAG_USAGE = `  --service-cluster-ip-range CIDR   ClusterIPs for Services (default ${DEFAULT_SERVICE_CLUSTER_IP_RANGE}, IPv4)
+  --service-node-port-range RANGE   NodePorts for Services (default ${DEFAULT_SERVICE_NODE_PORT_RANGE})`;
+
+export interface ServiceRanges {
+  serviceClusterIPRange: string;
+  serviceNodePortRange: string;
+}
+
+/** The ranges from the flags, checked (throws with the reason). */
+export function serviceRanges(flags: Flags): ServiceRanges {
+  const serviceClusterIPRange = String(flags.values['service-cluster-ip-range'] ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE);
+  const serviceNodePortRange = String(flags.values['service-node-port-range'] ?? DEFAULT_SERVICE_NODE_PORT_RANGE);
+  const ips = IpRange.parse(serviceClusterIPRange);
+  if (ips.free() < 1) throw new Error(`--service-cluster-ip-range ${serviceClusterIPRange} holds no usable address`);
+  parsePortRange(serviceNodePortRange);
+  return { serviceClusterIPRange, serviceNodePortRange };
+}
+
+/** kube-controller-manager's flags that `kubewasm up` takes. */
+export const CONTROLLER_MANAGER_FLAG_SPEC = {
+  controllers: 'string',
+  'resource-quota-sync-period': 'string',
+} as const;
+
+export const CONTROLLER_MANAGER_FLAG_USAGE = `  --controllers LIST                kube-controller-manager's controllers to run (default *): '*' all
+                                    on by default, 'foo' enables, '-foo' disables; all controllers:
+                                    ${newControllerDescriptors().knownControllers().join(', ')}
+  --resource-quota-sync-period D    full recalculation of quota usage (default 5m0s)`;
+
+/** The controller manager's options from the flags, checked (throws with kube-controller-manager's reason). */
+export function controllerManagerOptions(
+  flags: Flags,
+): Pick<ControllerManagerOptions, 'controllers' | 'resourceQuotaSyncPeriodMs'> {
+  const value = flags.values.controllers;
+  // --controllers default: ["*"].
+  const controllers =
+    value === undefined ? ['*'] : parseControllers(splitControllersFlag(String(value)), newControllerDescriptors());
+  const quotaSync = flags.values['resource-quota-sync-period'];
+  if (quotaSync === undefined) return { controllers };
+  const resourceQuotaSyncPeriodMs = parseGoDuration(String(quotaSync));
+  if (resourceQuotaSyncPeriodMs <= 0) {
+    throw new Error(`--resource-quota-sync-period ${String(quotaSync)} must be positive`);
+  }
+  return { controllers, resourceQuotaSyncPeriodMs };
+}
