@@ -10,7 +10,7 @@ import {
   nodeUpdateEvents,
 } from './events.js';
 import { KeyedHeap } from './heap.js';
-import { DEFAULT_PLUGIN_EVENTS, eventMayHelp, isEventOfInterest } from './plugin_events.js';
+import { DEFAULT_PLUGIN_EVENTS, eventMayHelp, isEventOfInterest } from './plugin-events.js';
 
 describe('matchClusterEvents', () => {
   it('matches on resource (or wildcard) and any shared action bit', () => {

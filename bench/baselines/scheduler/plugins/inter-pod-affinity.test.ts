@@ -4,7 +4,7 @@
 // Go's test pods have namespace ""; here they are all in "default", which changes nothing.
 
 import { describe, expect, it } from 'vitest';
-import { runFilter, runScore, scoreMap } from '../plugin_runner.js';
+import { runFilter, runScore, scoreMap } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { Affinity, LabelSelectorRequirement, Namespace, Node, Pod, PodAffinityTerm } from '../types.js';
 import {
@@ -13,7 +13,7 @@ import {
   ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH,
   interPodAffinityFilter,
   interPodAffinityScore,
-} from './inter_pod_affinity.js';
+} from './inter-pod-affinity.js';
 
 const labelRgChina = { region: 'China' };
 const labelRgIndia = { region: 'India' };

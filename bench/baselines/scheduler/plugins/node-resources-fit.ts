@@ -15,7 +15,7 @@ import {
 } from '../framework.js';
 import { type Amounts, amount, isScalarResourceName, podRequests } from '../resources.js';
 import type { NodeInfo } from '../snapshot.js';
-import { allocationLists, DEFAULT_RESOURCES, podRequestList, type ResourceSpec } from './resource_allocation.js';
+import { allocationLists, DEFAULT_RESOURCES, podRequestList, type ResourceSpec } from './resource-allocation.js';
 
 /** config.UtilizationShapePoint: utilization 0..100 → score 0..10. */
 export interface UtilizationShapePoint {

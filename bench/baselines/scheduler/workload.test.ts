@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReferenceScheduler } from './schedule_one.js';
+import { ReferenceScheduler } from './schedule-one.js';
 import { buildSnapshot } from './snapshot.js';
 import { basicWorkload, bindRoundRobin, makeNodes, makePods } from './workload.js';
 

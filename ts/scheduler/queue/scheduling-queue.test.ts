@@ -12,7 +12,7 @@ import {
   EventNodeTaintChange,
   EventWildCard,
 } from './events.js';
-import { backoffDuration, type QueuedPodInfo, SchedulingQueue, type SchedulingQueueError } from './scheduling_queue.js';
+import { backoffDuration, type QueuedPodInfo, SchedulingQueue, type SchedulingQueueError } from './scheduling-queue.js';
 
 interface Pod {
   metadata: { name: string; namespace: string; labels?: Record<string, string>; resourceVersion?: string };

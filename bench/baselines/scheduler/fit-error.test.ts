@@ -1,7 +1,7 @@
 // FitError.Error() (pkg/scheduler/framework/types.go); cases after types_test.go TestFitError_Error.
 
 import { describe, expect, it } from 'vitest';
-import { compareGoStrings, fitErrorMessage } from './fit_error.js';
+import { compareGoStrings, fitErrorMessage } from './fit-error.js';
 
 describe('fitErrorMessage', () => {
   it('"nodes failed Prefilter plugin"', () => {

@@ -3,28 +3,28 @@
 // (pkg/scheduler/apis/config/v1/default_plugins.go) restricted to the plugins ported here.
 
 import type { FilterPlugin, FilterPluginName, PluginName, ScorePlugin, ScorePluginName } from './framework.js';
-import { type BalancedAllocationArgs, balancedAllocationScore } from './plugins/balanced_allocation.js';
-import { imageLocalityScore } from './plugins/image_locality.js';
+import { type BalancedAllocationArgs, balancedAllocationScore } from './plugins/balanced-allocation.js';
+import { imageLocalityScore } from './plugins/image-locality.js';
 import {
   type InterPodAffinityArgs,
   interPodAffinityFilter,
   interPodAffinityScore,
-} from './plugins/inter_pod_affinity.js';
-import { nodeAffinityFilter, nodeAffinityScore } from './plugins/node_affinity.js';
-import { nodeName } from './plugins/node_name.js';
-import { nodePorts } from './plugins/node_ports.js';
+} from './plugins/inter-pod-affinity.js';
+import { nodeAffinityFilter, nodeAffinityScore } from './plugins/node-affinity.js';
+import { nodeName } from './plugins/node-name.js';
+import { nodePorts } from './plugins/node-ports.js';
 import {
   type NodeResourcesFitArgs,
   nodeResourcesFitFilter,
   nodeResourcesFitScore,
-} from './plugins/node_resources_fit.js';
-import { nodeUnschedulable } from './plugins/node_unschedulable.js';
+} from './plugins/node-resources-fit.js';
+import { nodeUnschedulable } from './plugins/node-unschedulable.js';
 import {
   type PodTopologySpreadArgs,
   podTopologySpreadFilter,
   podTopologySpreadScore,
-} from './plugins/pod_topology_spread.js';
-import { type TaintTolerationArgs, taintTolerationFilter, taintTolerationScore } from './plugins/taint_toleration.js';
+} from './plugins/pod-topology-spread.js';
+import { type TaintTolerationArgs, taintTolerationFilter, taintTolerationScore } from './plugins/taint-toleration.js';
 
 /** The default profile's Filter plugins, in the order kube-scheduler runs them. */
 export const DEFAULT_FILTER_ORDER: readonly FilterPluginName[] = [

@@ -2,10 +2,10 @@
 // (TestNodeAffinity for PreFilter/Filter, TestNodeAffinityPriority for Score).
 
 import { describe, expect, it } from 'vitest';
-import { runFilter, runScore, scoreMap } from '../plugin_runner.js';
+import { runFilter, runScore, scoreMap } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { Affinity, NodeSelectorRequirement, NodeSelectorTerm, PodSpec } from '../types.js';
-import { ERR_REASON_CONFLICT, ERR_REASON_POD, nodeAffinityFilter, nodeAffinityScore } from './node_affinity.js';
+import { ERR_REASON_CONFLICT, ERR_REASON_POD, nodeAffinityFilter, nodeAffinityScore } from './node-affinity.js';
 
 const required = (...terms: NodeSelectorTerm[]): Affinity => ({
   nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },

@@ -4,7 +4,7 @@
 // deviation for more. Uses actual requests (useRequested); best-effort pods skip at PreScore.
 
 import { MAX_NODE_SCORE, type ScorePlugin } from '../framework.js';
-import { allocationLists, DEFAULT_RESOURCES, podRequestList, type ResourceSpec } from './resource_allocation.js';
+import { allocationLists, DEFAULT_RESOURCES, podRequestList, type ResourceSpec } from './resource-allocation.js';
 
 /** config.NodeResourcesBalancedAllocationArgs. */
 export interface BalancedAllocationArgs {

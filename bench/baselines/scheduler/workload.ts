@@ -4,7 +4,7 @@
 // Nodes carry kubernetes.io/hostname and, round-robin, topology.kubernetes.io/zone labels.
 // Deterministic: the same options give the same objects.
 
-import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE } from './plugins/pod_topology_spread.js';
+import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE } from './plugins/pod-topology-spread.js';
 import type { Node, Pod, PodSpec, ResourceList } from './types.js';
 
 /** templates/node-default.yaml status.capacity. */

@@ -4,10 +4,10 @@
 // "node(s) had untolerated taint {key: value}" (the default here).
 
 import { describe, expect, it } from 'vitest';
-import { runFilter, runScore, scoreMap } from '../plugin_runner.js';
+import { runFilter, runScore, scoreMap } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { Taint, Toleration } from '../types.js';
-import { taintTolerationFilter, taintTolerationScore, toleratesTaint } from './taint_toleration.js';
+import { taintTolerationFilter, taintTolerationScore, toleratesTaint } from './taint-toleration.js';
 
 const withTolerations = (tolerations: Toleration[]) => makePod('pod1', { tolerations });
 const withTaints = (name: string, taints: Taint[]) => makeNode(name, { taints });

@@ -11,7 +11,7 @@
 import type { Clock } from '../../sim/clock.js';
 import { type ClusterEvent, EventUnschedulableTimeout, isWildCard } from './events.js';
 import { KeyedHeap } from './heap.js';
-import { DEFAULT_PLUGIN_EVENTS, eventMayHelp, isEventOfInterest, type PluginEventsTable } from './plugin_events.js';
+import { DEFAULT_PLUGIN_EVENTS, eventMayHelp, isEventOfInterest, type PluginEventsTable } from './plugin-events.js';
 
 /** DefaultPodInitialBackoffDuration (scheduling_queue.go; podInitialBackoffSeconds = 1 in apis/config/v1/defaults.go). */
 export const DEFAULT_POD_INITIAL_BACKOFF_MS = 1_000;

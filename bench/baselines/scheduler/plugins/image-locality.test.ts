@@ -5,7 +5,7 @@
 // current formula, with the arithmetic in each comment.
 
 import { describe, expect, it } from 'vitest';
-import { runScore, scoreMap } from '../plugin_runner.js';
+import { runScore, scoreMap } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { ContainerImage } from '../types.js';
 import {
@@ -14,7 +14,7 @@ import {
   MAX_CONTAINER_THRESHOLD,
   MIN_THRESHOLD,
   normalizedImageName,
-} from './image_locality.js';
+} from './image-locality.js';
 
 const MB = 1024 * 1024;
 const node403002000: ContainerImage[] = [

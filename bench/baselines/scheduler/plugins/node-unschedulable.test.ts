@@ -2,11 +2,11 @@
 // and plugins/nodename/node_name_test.go (TestNodeName).
 
 import { describe, expect, it } from 'vitest';
-import { runFilter } from '../plugin_runner.js';
+import { runFilter } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { Toleration } from '../types.js';
-import { ERR_REASON_NODE_NAME, nodeName } from './node_name.js';
-import { ERR_REASON_UNSCHEDULABLE, nodeUnschedulable } from './node_unschedulable.js';
+import { ERR_REASON_NODE_NAME, nodeName } from './node-name.js';
+import { ERR_REASON_UNSCHEDULABLE, nodeUnschedulable } from './node-unschedulable.js';
 
 describe('NodeUnschedulable (TestNodeUnschedulable)', () => {
   const run = (unschedulable: boolean | undefined, tolerations: Toleration[] = []) => {

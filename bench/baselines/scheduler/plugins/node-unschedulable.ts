@@ -2,7 +2,7 @@
 // unless the pod tolerates the node.kubernetes.io/unschedulable:NoSchedule taint.
 
 import { type FilterPlugin, SUCCESS, unresolvable } from '../framework.js';
-import { tolerationsTolerateTaint } from './taint_toleration.js';
+import { tolerationsTolerateTaint } from './taint-toleration.js';
 
 /** nodeunschedulable.ErrReasonUnschedulable. */
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';

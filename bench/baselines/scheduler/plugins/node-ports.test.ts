@@ -2,10 +2,10 @@
 // TestFits). Ports are written "PROTOCOL/hostIP/hostPort" as in newPod there.
 
 import { describe, expect, it } from 'vitest';
-import { runFilter } from '../plugin_runner.js';
+import { runFilter } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { ContainerPort, Pod } from '../types.js';
-import { ERR_REASON_NODE_PORTS, nodePorts } from './node_ports.js';
+import { ERR_REASON_NODE_PORTS, nodePorts } from './node-ports.js';
 
 function portPod(name: string, nodeName: string | undefined, ...infos: string[]): Pod {
   const ports: ContainerPort[] = infos.map((info) => {

@@ -4,7 +4,7 @@
 // is 4000 cores there too.
 
 import { describe, expect, it } from 'vitest';
-import { runFilter, runScore, scoreMap } from '../plugin_runner.js';
+import { runFilter, runScore, scoreMap } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { Node, Pod, ResourceList } from '../types.js';
 import {
@@ -13,7 +13,7 @@ import {
   mostRequestedScore,
   nodeResourcesFitFilter,
   nodeResourcesFitScore,
-} from './node_resources_fit.js';
+} from './node-resources-fit.js';
 
 const cap = (name: string, allocatable: ResourceList): Node => makeNode(name, { allocatable });
 const on = (node: string, ...requests: ResourceList[]): Pod =>

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Code } from '../framework.js';
-import { runFilter, runScore, scoreMap } from '../plugin_runner.js';
+import { runFilter, runScore, scoreMap } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { Affinity, LabelSelector, Node, Pod, TopologySpreadConstraint } from '../types.js';
 import {
@@ -13,7 +13,7 @@ import {
   LABEL_HOSTNAME,
   podTopologySpreadFilter,
   podTopologySpreadScore,
-} from './pod_topology_spread.js';
+} from './pod-topology-spread.js';
 
 const exists = (key: string): LabelSelector => ({ matchExpressions: [{ key, operator: 'Exists' }] });
 const hard = (

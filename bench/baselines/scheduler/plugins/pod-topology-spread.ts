@@ -29,8 +29,8 @@ import {
 } from '../labels.js';
 import { type NodeInfo, podLabels, podNamespace, type Snapshot } from '../snapshot.js';
 import type { LabelSelector, NodeInclusionPolicy, Pod, TopologySpreadConstraint } from '../types.js';
-import { requiredNodeAffinityMatches } from './node_affinity.js';
-import { findUntoleratedDoNotScheduleTaint } from './taint_toleration.js';
+import { requiredNodeAffinityMatches } from './node-affinity.js';
+import { findUntoleratedDoNotScheduleTaint } from './taint-toleration.js';
 
 /** podtopologyspread.ErrReasonConstraintsNotMatch. */
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";

@@ -17,7 +17,7 @@
 // - Not modelled: preemption (no "preemption: …" postfix), nominated pods, volumes, DRA,
 //   extenders, pod-level resources, in-place resize, Gt/Lt tolerations, NodeAffinity addedAffinity.
 
-import { fitErrorMessage } from './fit_error.js';
+import { fitErrorMessage } from './fit-error.js';
 import type { FilterPluginName, NodeScore, ScorePluginName, Status } from './framework.js';
 import { buildProfile, type Profile, type ProfileConfig } from './profile.js';
 import { SplitMix64 } from './rng.js';

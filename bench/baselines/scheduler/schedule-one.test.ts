@@ -11,7 +11,7 @@ import {
   runScenario,
   schedulePod,
   selectHost,
-} from './schedule_one.js';
+} from './schedule-one.js';
 import { buildSnapshot } from './snapshot.js';
 import { makeNode, makePod } from './testing.js';
 import type { Node } from './types.js';

@@ -1,5 +1,7 @@
 // A plain TypeScript reference of kube-scheduler's default profile, written to be read: the oracle
-// for differential tests of the Rust/wasm engine and the baseline of its benchmarks.
+// for differential tests of the Rust/wasm engine (test/scheduler/differential.test.ts) and the
+// baseline of its benchmarks (bench/sched.ts). It lives with the other baselines; nothing under ts/
+// imports it.
 //
 //   types.ts          the Kubernetes JSON the plugins read (Pod, Node, Namespace, owners)
 //   quantity.ts       exact resource quantities
@@ -9,13 +11,13 @@
 //   framework.ts      Status, extension-point shapes, DefaultNormalizeScore
 //   plugins/          one file per plugin, tests beside each
 //   profile.ts        default profile, disabled plugins, weights, args
-//   schedule_one.ts   the cycle: PreFilter, Filter, Score, selectHost; ReferenceScheduler
-//   fit_error.ts      the FailedScheduling message
+//   schedule-one.ts   the cycle: PreFilter, Filter, Score, selectHost; ReferenceScheduler
+//   fit-error.ts      the FailedScheduling message
 //   rng.ts            SplitMix64, the tie-breaking generator shared with the Rust engine
 //   workload.ts       scheduler_perf-shaped nodes and pods
-//   testing.ts        makeNode / makePod builders; plugin_runner.ts runs a single plugin
+//   testing.ts        makeNode / makePod builders; plugin-runner.ts runs a single plugin
 
-export { fitErrorMessage } from './fit_error.js';
+export { fitErrorMessage } from './fit-error.js';
 export {
   type Code,
   type FilterPlugin,
@@ -30,13 +32,13 @@ export {
   type Status,
 } from './framework.js';
 export { SelectorError } from './labels.js';
-export { type FilterRun, runFilter, runScore, scoreMap } from './plugin_runner.js';
-export type { BalancedAllocationArgs } from './plugins/balanced_allocation.js';
-export type { InterPodAffinityArgs } from './plugins/inter_pod_affinity.js';
-export type { NodeResourcesFitArgs, ScoringStrategy, UtilizationShapePoint } from './plugins/node_resources_fit.js';
-export type { PodTopologySpreadArgs } from './plugins/pod_topology_spread.js';
-export type { ResourceSpec } from './plugins/resource_allocation.js';
-export type { TaintReasonStyle, TaintTolerationArgs } from './plugins/taint_toleration.js';
+export { type FilterRun, runFilter, runScore, scoreMap } from './plugin-runner.js';
+export type { BalancedAllocationArgs } from './plugins/balanced-allocation.js';
+export type { InterPodAffinityArgs } from './plugins/inter-pod-affinity.js';
+export type { NodeResourcesFitArgs, ScoringStrategy, UtilizationShapePoint } from './plugins/node-resources-fit.js';
+export type { PodTopologySpreadArgs } from './plugins/pod-topology-spread.js';
+export type { ResourceSpec } from './plugins/resource-allocation.js';
+export type { TaintReasonStyle, TaintTolerationArgs } from './plugins/taint-toleration.js';
 export {
   buildProfile,
   DEFAULT_FILTER_ORDER,
@@ -63,7 +65,7 @@ export {
   type ScheduleResult,
   schedulePod,
   selectHost,
-} from './schedule_one.js';
+} from './schedule-one.js';
 export {
   assumePod,
   buildSnapshot,

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { SplitMix64 } from './rng.js';
-import { runScenario } from './schedule_one.js';
+import { runScenario } from './schedule-one.js';
 import { makeNode, makePod } from './testing.js';
 import type { Affinity, Node, Pod, Taint, TopologySpreadConstraint } from './types.js';
 

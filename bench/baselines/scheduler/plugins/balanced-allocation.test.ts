@@ -3,10 +3,10 @@
 // allocatable cpu in millicores.
 
 import { describe, expect, it } from 'vitest';
-import { runScore, scoreMap } from '../plugin_runner.js';
+import { runScore, scoreMap } from '../plugin-runner.js';
 import { makeNode, makePod } from '../testing.js';
 import type { Node, Pod, PodSpec, ResourceList } from '../types.js';
-import { balancedAllocationScore, balancedResourceScore } from './balanced_allocation.js';
+import { balancedAllocationScore, balancedResourceScore } from './balanced-allocation.js';
 
 const node = (name: string, milliCPU: number, memory: number, scalars: ResourceList = {}): Node =>
   makeNode(name, { allocatable: { cpu: `${milliCPU}m`, memory, ...scalars } });
