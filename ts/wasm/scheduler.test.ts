@@ -55,6 +55,24 @@ describe('the scheduler engine through wasm', () => {
     engine.free();
   });
 
+  it('names the plugins that rejected a pod that fits nowhere', () => {
+    const engine = kw.newScheduler();
+    engine.upsertNodes([node('n1'), node('n2', { spec: { unschedulable: true } })]);
+    const [big, small] = engine.scheduleBatch([
+      { pod: pod('big', { containers: [{ name: 'c', resources: { requests: { cpu: '5' } } }] }) },
+      { pod: pod('small') },
+    ]);
+    expect(big?.unschedulablePlugins).toEqual(['NodeResourcesFit', 'NodeUnschedulable']);
+    expect(small?.node).toBe('n1');
+    expect(small?.unschedulablePlugins).toBeUndefined();
+    engine.free();
+    const empty = kw.newScheduler();
+    const [alone] = empty.scheduleBatch([{ pod: pod('alone') }]);
+    expect(alone).toMatchObject({ message: 'no nodes available to schedule pods' });
+    expect(alone?.unschedulablePlugins).toBeUndefined();
+    empty.free();
+  });
+
   it('explains every node per plugin without changing anything', () => {
     const engine = kw.newScheduler();
     engine.upsertNodes([node('n1'), node('n2')]);

@@ -45,6 +45,12 @@ export interface Placement {
   nominatedNode?: string;
   /** namespace/name of pods preemption evicted. */
   victims?: string[];
+  /**
+   * When no node fits: the plugins that rejected the pod, sorted by name (kube-scheduler's
+   * `Diagnosis.UnschedulablePlugins`, which the scheduling queue reads). Absent when none did,
+   * as for "no nodes available to schedule pods".
+   */
+  unschedulablePlugins?: string[];
   /** The pod could not be read (e.g. an invalid selector): code and message. */
   error?: { code: string; message: string };
 }

@@ -120,6 +120,8 @@ struct PlacementJson {
     nominated_node: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     victims: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unschedulable_plugins: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<ErrorJson>,
 }
@@ -140,6 +142,7 @@ impl From<Placement> for PlacementJson {
             message: p.message,
             nominated_node: p.nominated_node,
             victims: p.victims,
+            unschedulable_plugins: p.unschedulable_plugins,
             error: None,
         }
     }
@@ -340,6 +343,7 @@ impl SchedulerEngine {
                     message: None,
                     nominated_node: None,
                     victims: Vec::new(),
+                    unschedulable_plugins: Vec::new(),
                     error: Some(error),
                 },
             });

@@ -27,7 +27,6 @@ import {
   SchedulingQueueError,
 } from '../queue/index.js';
 import { rfc3339, SCHEDULER_COMPONENT } from './event-recorder.js';
-import { rejectorsFromMessage } from './rejectors.js';
 
 /** v1.DefaultSchedulerName. */
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
@@ -373,7 +372,9 @@ export class Scheduler {
 
   private handleUnschedulable(info: QueuedPodInfo<Pod>, pod: Pod, placement: Placement, cycle: number): CycleResult {
     const message = placement.message ?? '';
-    const plugins = rejectorsFromMessage(message) ?? this.rejectorsFromExplain(pod);
+    // handleSchedulingFailure: the FitError's Diagnosis.UnschedulablePlugins go to the queue,
+    // which moves the pod only on the events those plugins registered.
+    const plugins = placement.unschedulablePlugins ?? [];
     for (const p of plugins) info.unschedulablePlugins.add(p);
     if (placement.victims !== undefined && placement.victims.length > 0) this.evict(placement.victims);
     this.requeue(info, cycle);
@@ -436,15 +437,6 @@ export class Scheduler {
       },
     );
     this.track(write);
-  }
-
-  /** The slow path: a message with a reason this loop does not know; ask the engine node by node. */
-  private rejectorsFromExplain(pod: Pod): Set<string> {
-    const plugins = new Set<string>();
-    for (const node of this.engine.explain({ pod }).nodes) {
-      for (const f of node.filters) if (f.code !== 'Success' && f.code !== 'Skip') plugins.add(f.plugin);
-    }
-    return plugins;
   }
 
   /** Preemption chose victims (already dropped from the engine): delete them through the API. */

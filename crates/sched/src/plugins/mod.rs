@@ -101,6 +101,11 @@ impl PluginId {
         )
     }
 
+    /// The bit of this plugin in a [`PluginIdSet`].
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+
     pub fn has_score(self) -> bool {
         matches!(
             self,
@@ -112,5 +117,66 @@ impl PluginId {
                 | PluginId::NodeResourcesBalancedAllocation
                 | PluginId::ImageLocality
         )
+    }
+}
+
+/// A set of plugins, as `sets.Set[string]` of plugin names in kube-scheduler (a bit per
+/// [`PluginId`], so adding one per failing node costs nothing).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct PluginIdSet(u16);
+
+impl PluginIdSet {
+    pub fn insert(&mut self, id: PluginId) {
+        self.0 |= id.bit();
+    }
+
+    pub fn contains(self, id: PluginId) -> bool {
+        self.0 & id.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The names sorted as strings, as `sets.List` returns them.
+    pub fn names(self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = PluginId::ALL
+            .into_iter()
+            .filter(|&id| self.contains(id))
+            .map(PluginId::name)
+            .collect();
+        names.sort_unstable();
+        names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plugin_id_sets_list_their_names_sorted() {
+        let mut set = PluginIdSet::default();
+        assert!(set.is_empty());
+        for id in [
+            PluginId::TaintToleration,
+            PluginId::NodeResourcesFit,
+            PluginId::ImageLocality,
+            PluginId::NodeResourcesFit,
+        ] {
+            set.insert(id);
+        }
+        assert!(set.contains(PluginId::ImageLocality));
+        assert!(!set.contains(PluginId::NodeName));
+        assert_eq!(
+            set.names(),
+            ["ImageLocality", "NodeResourcesFit", "TaintToleration"]
+        );
+        // Every plugin has a bit of its own.
+        let mut all = PluginIdSet::default();
+        for id in PluginId::ALL {
+            all.insert(id);
+        }
+        assert_eq!(all.names().len(), PluginId::ALL.len());
     }
 }
