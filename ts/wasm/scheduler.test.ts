@@ -73,6 +73,18 @@ describe('the scheduler engine through wasm', () => {
     empty.free();
   });
 
+  it("hands over the events its profile's plugins registered", () => {
+    const full = kw.newScheduler();
+    expect(full.eventsToRegister().TaintToleration).toEqual([{ resource: 'Node', actionType: 1 | 16 | 8 }]);
+    // Score-only plugins register no enqueue extensions.
+    expect(full.eventsToRegister().ImageLocality).toBeUndefined();
+    const lax = kw.newScheduler({ plugins: { multiPoint: { disabled: [{ name: 'TaintToleration' }] } } });
+    expect(lax.eventsToRegister().TaintToleration).toBeUndefined();
+    expect(lax.eventsToRegister().NodeResourcesFit).toEqual(full.eventsToRegister().NodeResourcesFit);
+    full.free();
+    lax.free();
+  });
+
   it('explains every node per plugin without changing anything', () => {
     const engine = kw.newScheduler();
     engine.upsertNodes([node('n1'), node('n2')]);

@@ -55,6 +55,12 @@ export interface Placement {
   error?: { code: string; message: string };
 }
 
+/** framework.ClusterEvent as a plugin registers it: the resource ("Node", "Pod", …, "*") and ActionType bits. */
+export interface RegisteredEvent {
+  resource: string;
+  actionType: number;
+}
+
 export interface Explanation {
   pod: string;
   numFeasibleNodesToFind: number;
@@ -149,6 +155,14 @@ export class SchedulerEngine {
   /** Every node's verdict and score per plugin for one pod, changing nothing. */
   explain(pending: PendingPod): Explanation {
     return JSON.parse(callWasm(() => this.inner.explain(jsonBytes(enginePending(pending))))) as Explanation;
+  }
+
+  /**
+   * The events each plugin of the engine's profile registered (EventsToRegister, declared beside
+   * each plugin in crates/sched), plugin name → events: what the scheduling queue needs, asked once.
+   */
+  eventsToRegister(): Record<string, RegisteredEvent[]> {
+    return JSON.parse(callWasm(() => this.inner.eventsToRegister())) as Record<string, RegisteredEvent[]>;
   }
 
   free(): void {

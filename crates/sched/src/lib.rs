@@ -25,6 +25,7 @@
 pub mod affinity_term;
 pub mod cluster;
 pub mod error;
+pub mod events;
 pub mod explain;
 pub mod fit_error;
 pub mod hash;

@@ -361,6 +361,28 @@ impl SchedulerEngine {
         json(&ExplanationJson::from(explanation))
     }
 
+    /// The events each plugin of the profile registered, for the scheduling queue: a JSON object
+    /// `{"NodeResourcesFit":[{"resource":"Pod","actionType":258},…],…}` (ActionType bits).
+    #[wasm_bindgen(js_name = "eventsToRegister")]
+    pub fn events_to_register(&self) -> Result<String, JsValue> {
+        let table: serde_json::Map<String, serde_json::Value> = self
+            .inner
+            .profile()
+            .events_to_register()
+            .into_iter()
+            .map(|(name, events)| {
+                let events = events
+                    .iter()
+                    .map(|e| {
+                        serde_json::json!({"resource": e.resource.as_str(), "actionType": e.action_type})
+                    })
+                    .collect();
+                (name.to_string(), serde_json::Value::Array(events))
+            })
+            .collect();
+        json(&table)
+    }
+
     fn tick(&mut self) -> i64 {
         self.next_timestamp += 1;
         self.next_timestamp

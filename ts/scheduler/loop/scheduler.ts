@@ -22,6 +22,7 @@ import {
   EventNodeAdd,
   EventNodeDelete,
   nodeUpdateEvents,
+  pluginEventsTable,
   type QueuedPodInfo,
   SchedulingQueue,
   SchedulingQueueError,
@@ -168,7 +169,11 @@ export class Scheduler {
     this.stopping = new Promise((resolve) => {
       this.signalStop = resolve;
     });
-    this.queue = new SchedulingQueue<Pod>({ clock: this.clock });
+    // The events each plugin of the profile registered: one crossing, at construction.
+    this.queue = new SchedulingQueue<Pod>({
+      clock: this.clock,
+      pluginEvents: pluginEventsTable(this.engine.eventsToRegister()),
+    });
     this.nodes = new Informer<Node>(this.client, RESOURCES.nodes, { clock: this.clock });
     this.pods = new Informer<Pod>(this.client, RESOURCES.pods, { clock: this.clock });
     this.recorder = new EventRecorder({

@@ -1,85 +1,47 @@
-// Which cluster events each default plugin says may undo its rejection: the EventsToRegister
-// tables of pkg/scheduler/framework/plugins/* (read at k/k HEAD, 2026), as registered with
-// SchedulerQueueingHints off (every hint then answers Queue, so registration alone decides). Since k/k issue #109437 every
-// plugin that registers Node/Add also registers UpdateNodeTaint|UpdateNodeLabel, because a
-// preCheck may have dropped the Node/Add of a node that was not ready yet.
+// The plugins' queueing events as the scheduling queue reads them: plugin name → the cluster
+// events it registered (kube-scheduler's EnqueueExtensions.EventsToRegister). The tables live
+// beside the plugins, in Rust (`EVENTS_TO_REGISTER` in crates/sched/src/plugins/*.rs, with the
+// k/k sources they follow); the engine hands over the table of its profile's plugins once
+// (SchedulerEngine.eventsToRegister) and pluginEventsTable checks it into this shape.
 
-import { ActionType, type ClusterEvent, type EventResource, matchClusterEvents } from './events.js';
+import { ActionType, type ClusterEvent, isEventResource, matchClusterEvents } from './events.js';
 
 /** Plugin name → the events it registered. */
 export type PluginEventsTable = Readonly<Record<string, readonly ClusterEvent[]>>;
 
-const on = (resource: EventResource, actionType: number): ClusterEvent => ({ resource, actionType });
+/** An event as the engine reports it: the resource name and the ActionType bits. */
+export interface RegisteredEventJson {
+  readonly resource: string;
+  readonly actionType: number;
+}
 
-/** Node/Add plus the label and taint updates added for #109437. */
-const NODE_ADD = ActionType.Add | ActionType.UpdateNodeTaint | ActionType.UpdateNodeLabel;
+/** A thing the engine registered that this queue cannot read: a bug on one side of the boundary. */
+export class PluginEventsError extends Error {
+  override readonly name = 'PluginEventsError';
+}
 
-export const DEFAULT_PLUGIN_EVENTS: PluginEventsTable = {
-  // schedulinggates: registers only with queueing hints on; off, the pod update removing the
-  // gates retries the pod (Update → isPodUpdated). (PreEnqueue gating itself is not modelled.)
-  SchedulingGates: [],
-  // nodeunschedulable: a new node, or spec.unschedulable flipping (reported as UpdateNodeTaint).
-  NodeUnschedulable: [on('Node', NODE_ADD)],
-  // nodename: only a node with that name appearing helps.
-  NodeName: [on('Node', NODE_ADD)],
-  // tainttoleration: a new node or changed taints. A pod gaining a toleration is registered only
-  // with hints on; off, the pod's own update retries it (Update → isPodUpdated).
-  TaintToleration: [on('Node', NODE_ADD)],
-  // nodeaffinity: a new node or changed node labels.
-  NodeAffinity: [on('Node', NODE_ADD)],
-  // nodeports: an assigned pod going away frees its host ports; or a new node.
-  NodePorts: [on('Pod', ActionType.Delete), on('Node', NODE_ADD)],
-  // noderesources Fit: an assigned pod deleted or scaled down (UpdatePodScaleDown: with
-  // InPlacePodVerticalScaling, on by default) frees resources; a new node or more allocatable adds them.
-  NodeResourcesFit: [
-    on('Pod', ActionType.Delete | ActionType.UpdatePodScaleDown),
-    on('Node', NODE_ADD | ActionType.UpdateNodeAllocatable),
-  ],
-  // volumerestrictions: a conflicting pod deleted; a claim appearing; a new node.
-  VolumeRestrictions: [on('Pod', ActionType.Delete), on('PersistentVolumeClaim', ActionType.Add), on('Node', NODE_ADD)],
-  // nodevolumelimits (CSILimits): a new CSINode, a pod releasing volumes, a claim appearing.
-  NodeVolumeLimits: [
-    on('CSINode', ActionType.Add),
-    on('Pod', ActionType.Delete),
-    on('PersistentVolumeClaim', ActionType.Add),
-  ],
-  // volumebinding: any change to the storage objects binding depends on, or to nodes' topology.
-  VolumeBinding: [
-    on('StorageClass', ActionType.Add | ActionType.Update),
-    on('PersistentVolumeClaim', ActionType.Add | ActionType.Update),
-    on('PersistentVolume', ActionType.Add | ActionType.Update),
-    on('Node', NODE_ADD),
-    on('CSINode', ActionType.Add | ActionType.Update),
-    on('CSIDriver', ActionType.Update),
-    on('CSIStorageCapacity', ActionType.Add | ActionType.Update),
-  ],
-  // volumezone: volumes or classes appearing or changing zone labels; nodes with new labels.
-  VolumeZone: [
-    on('StorageClass', ActionType.Add),
-    on('PersistentVolumeClaim', ActionType.Add | ActionType.Update),
-    on('PersistentVolume', ActionType.Add | ActionType.Update),
-    on('Node', NODE_ADD),
-  ],
-  // podtopologyspread: matching pods appearing, relabelled or leaving change the skew; nodes
-  // appearing, leaving or relabelled change the domains.
-  PodTopologySpread: [
-    on('Pod', ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete),
-    on('Node', NODE_ADD | ActionType.Delete),
-  ],
-  // interpodaffinity: pods appearing, relabelled or leaving; nodes appearing or relabelled.
-  InterPodAffinity: [on('Pod', ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete), on('Node', NODE_ADD)],
-  // dynamicresources (only with the DRA gate; not checked against the source line by line):
-  // claims, slices and classes changing; nodes appearing.
-  DynamicResources: [
-    on('Node', NODE_ADD | ActionType.UpdateNodeAllocatable),
-    on('ResourceClaim', ActionType.Add | ActionType.Update),
-    on('Pod', ActionType.UpdatePodGeneratedResourceClaim),
-    on('DeviceClass', ActionType.Add | ActionType.Update),
-    on('ResourceSlice', ActionType.Add | ActionType.Update),
-  ],
-  // defaultpreemption: does not reject in Filter; registers nothing.
-  DefaultPreemption: [],
-};
+/**
+ * The table for the queue from the engine's answer, checked: every resource one the queue knows,
+ * every actionType made of ActionType bits. Example:
+ *   pluginEventsTable(engine.eventsToRegister()).NodeResourcesFit → [{Pod, Delete|…}, {Node, …}]
+ */
+export function pluginEventsTable(
+  registered: Readonly<Record<string, readonly RegisteredEventJson[]>>,
+): PluginEventsTable {
+  const table: Record<string, ClusterEvent[]> = {};
+  for (const [plugin, events] of Object.entries(registered)) {
+    table[plugin] = events.map(({ resource, actionType }) => {
+      if (!isEventResource(resource)) {
+        throw new PluginEventsError(`${plugin} registered an event for the unknown resource ${resource}`);
+      }
+      if (!Number.isInteger(actionType) || actionType <= 0 || (actionType & ~ActionType.All) !== 0) {
+        throw new PluginEventsError(`${plugin} registered the unknown action type ${actionType} on ${resource}`);
+      }
+      return { resource, actionType };
+    });
+  }
+  return table;
+}
 
 /**
  * Whether `event` may make schedulable a pod that `rejectors` rejected (isPodWorthRequeuing with

@@ -1,7 +1,7 @@
 // PriorityQueue behaviour, after pkg/scheduler/backend/queue/scheduling_queue_test.go, all on a
 // VirtualClock.
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../sim/clock.js';
 import {
   EventAssignedPodAdd,
@@ -12,7 +12,15 @@ import {
   EventNodeTaintChange,
   EventWildCard,
 } from './events.js';
+import type { PluginEventsTable } from './plugin-events.js';
 import { backoffDuration, type QueuedPodInfo, SchedulingQueue, type SchedulingQueueError } from './scheduling-queue.js';
+import { defaultPluginEvents } from './testing/default-plugin-events.js';
+
+/** The default profile's events table, from the engine. */
+let pluginEvents: PluginEventsTable;
+beforeAll(async () => {
+  pluginEvents = await defaultPluginEvents();
+});
 
 interface Pod {
   metadata: { name: string; namespace: string; labels?: Record<string, string>; resourceVersion?: string };
@@ -27,7 +35,7 @@ const pod = (name: string, priority = 0, labels?: Record<string, string>): Pod =
 
 function setup(start = 0) {
   const clock = new VirtualClock(start);
-  const queue = new SchedulingQueue<Pod>({ clock });
+  const queue = new SchedulingQueue<Pod>({ clock, pluginEvents });
   return { clock, queue };
 }
 
@@ -112,7 +120,7 @@ describe('backoff', () => {
 
   it('honours configured durations', () => {
     const clock = new VirtualClock();
-    const queue = new SchedulingQueue<Pod>({ clock, podInitialBackoffMs: 2_000, podMaxBackoffMs: 3_000 });
+    const queue = new SchedulingQueue<Pod>({ clock, pluginEvents, podInitialBackoffMs: 2_000, podMaxBackoffMs: 3_000 });
     queue.add(pod('p'));
     const info = fail(queue, []);
     expect(queue.backoffExpiry(info)).toBe(2_000);

@@ -11,7 +11,7 @@
 import type { Clock } from '../../sim/clock.js';
 import { type ClusterEvent, EventUnschedulableTimeout, isWildCard } from './events.js';
 import { KeyedHeap } from './heap.js';
-import { DEFAULT_PLUGIN_EVENTS, eventMayHelp, isEventOfInterest, type PluginEventsTable } from './plugin-events.js';
+import { eventMayHelp, isEventOfInterest, type PluginEventsTable } from './plugin-events.js';
 
 /** DefaultPodInitialBackoffDuration (scheduling_queue.go; podInitialBackoffSeconds = 1 in apis/config/v1/defaults.go). */
 export const DEFAULT_POD_INITIAL_BACKOFF_MS = 1_000;
@@ -61,8 +61,8 @@ export interface SchedulingQueueOptions<P> {
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
   podMaxInUnschedulablePodsMs?: number;
-  /** Plugin → registered events; default: the default profile's table. */
-  pluginEvents?: PluginEventsTable;
+  /** Plugin → registered events: the engine's table for its profile (pluginEventsTable). */
+  pluginEvents: PluginEventsTable;
 }
 
 /** A pod handed to AddUnschedulableIfNotPresent while still queued. */
@@ -110,7 +110,7 @@ export function backoffDuration(attempts: number, initialMs: number, maxMs: numb
 
 /**
  * The scheduling queue. Example:
- *   const q = new SchedulingQueue<Pod>({ clock }); q.run(); q.add(pod);
+ *   const q = new SchedulingQueue<Pod>({ clock, pluginEvents }); q.run(); q.add(pod);
  *   const info = await q.pop(); … q.addUnschedulableIfNotPresent(info, q.schedulingCycle());
  */
 export class SchedulingQueue<P> {
@@ -139,7 +139,7 @@ export class SchedulingQueue<P> {
     this.initialBackoffMs = options.podInitialBackoffMs ?? DEFAULT_POD_INITIAL_BACKOFF_MS;
     this.maxBackoffMs = options.podMaxBackoffMs ?? DEFAULT_POD_MAX_BACKOFF_MS;
     this.maxInUnschedulableMs = options.podMaxInUnschedulablePodsMs ?? DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_MS;
-    this.pluginEvents = options.pluginEvents ?? DEFAULT_PLUGIN_EVENTS;
+    this.pluginEvents = options.pluginEvents;
     this.activeQ = new KeyedHeap(
       (p) => p.key,
       (a, b) => this.less(a, b),

@@ -1,8 +1,12 @@
-//! One module per scheduler plugin, named as in `pkg/scheduler/framework/plugins/`.
+//! One module per scheduler plugin, named as in `pkg/scheduler/framework/plugins/`; each plugin
+//! that may reject a pod declares the cluster events that may undo it (`EVENTS_TO_REGISTER`).
+
+use crate::events::ClusterEvent;
 
 pub mod default_normalize;
 pub mod default_preemption;
 pub mod image_locality;
+pub mod inert;
 pub mod inter_pod_affinity;
 pub mod node_affinity;
 pub mod node_name;
@@ -34,20 +38,31 @@ pub enum PluginId {
     ImageLocality,
 }
 
-/// Default-profile plugins that have nothing to do without volumes, DRA or gates; accepted in
-/// profiles and ignored (`pkg/scheduler/apis/config/v1/default_plugins.go`).
-pub const INERT_PLUGINS: &[&str] = &[
-    "SchedulingGates",
-    "VolumeRestrictions",
-    "EBSLimits",
-    "GCEPDLimits",
-    "NodeVolumeLimits",
-    "AzureDiskLimits",
-    "VolumeBinding",
-    "VolumeZone",
-    "DynamicResources",
-    "DefaultBinder",
-];
+pub use inert::INERT_PLUGINS;
+
+/// The events plugin `name` registers (`EnqueueExtensions.EventsToRegister`). `None` for a plugin
+/// that registers no enqueue extensions: only PreEnqueue, PreFilter, Filter, Reserve and Permit
+/// plugins do (`shouldHaveEnqueueExtensions` in pkg/scheduler/framework/runtime/framework.go), so
+/// score-only plugins, PrioritySort and DefaultBinder have none.
+pub fn events_to_register(name: &str) -> Option<&'static [ClusterEvent]> {
+    let Some(id) = PluginId::parse(name) else {
+        return inert::events_to_register(name);
+    };
+    Some(match id {
+        PluginId::NodeUnschedulable => node_unschedulable::EVENTS_TO_REGISTER,
+        PluginId::NodeName => node_name::EVENTS_TO_REGISTER,
+        PluginId::TaintToleration => taint_toleration::EVENTS_TO_REGISTER,
+        PluginId::NodeAffinity => node_affinity::EVENTS_TO_REGISTER,
+        PluginId::NodePorts => node_ports::EVENTS_TO_REGISTER,
+        PluginId::NodeResourcesFit => node_resources_fit::EVENTS_TO_REGISTER,
+        PluginId::PodTopologySpread => pod_topology_spread::EVENTS_TO_REGISTER,
+        PluginId::InterPodAffinity => inter_pod_affinity::EVENTS_TO_REGISTER,
+        PluginId::DefaultPreemption => default_preemption::EVENTS_TO_REGISTER,
+        PluginId::PrioritySort
+        | PluginId::NodeResourcesBalancedAllocation
+        | PluginId::ImageLocality => return None,
+    })
+}
 
 impl PluginId {
     pub const ALL: [PluginId; 12] = [
