@@ -84,7 +84,7 @@ export interface Explanation {
 }
 
 /**
- * The parts of a Pod the engine reads (crates/wasm/src/k8s.rs `Pod`): an object from the API also
+ * The parts of a Pod the engine reads (the v1 mirror, crates/api/src/v1.rs `Pod`): an object from the API also
  * carries status, managedFields and annotations, which would only be written out and parsed again.
  */
 function enginePod(pod: KubeObject): object {

@@ -1,18 +1,19 @@
-//! A `KubeSchedulerProfile` (kubescheduler.config.k8s.io/v1) as JSON → the engine's ProfileConfig.
+//! A `KubeSchedulerProfile` (kubescheduler.config.k8s.io/v1) as JSON → the engine's Profile.
+//! The configuration is strict, as kube-scheduler's decoder is: an unknown field is an error.
 
-use kubewasm_sched as sched;
-use kubewasm_sched::plugins::inter_pod_affinity::InterPodAffinityArgs;
-use kubewasm_sched::plugins::node_affinity::NodeAffinityArgs;
-use kubewasm_sched::plugins::node_resources_fit::{
-    default_resources, FitArgs, ResourceSpec, ScoringStrategy, ScoringStrategyType,
-    UtilizationShapePoint,
-};
-use kubewasm_sched::plugins::pod_topology_spread::{DefaultingType, PodTopologySpreadArgs};
+use kubewasm_api::{v1, CodedError};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::error::BindingError;
-use crate::k8s::{node_selector_term, spread_constraint, NodeAffinityJson, SpreadConstraintJson};
+use super::objects::{node_selector_term, preferred_term, spread_constraint};
+use crate as sched;
+use crate::plugins::inter_pod_affinity::InterPodAffinityArgs;
+use crate::plugins::node_affinity::NodeAffinityArgs;
+use crate::plugins::node_resources_fit::{
+    default_resources, FitArgs, ResourceSpec, ScoringStrategy, ScoringStrategyType,
+    UtilizationShapePoint,
+};
+use crate::plugins::pod_topology_spread::{DefaultingType, PodTopologySpreadArgs};
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
@@ -46,7 +47,7 @@ struct PluginConfigJson {
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct ProfileJson {
+struct ProfileJson {
     scheduler_name: String,
     percentage_of_nodes_to_score: Option<i32>,
     plugins: PluginsJson,
@@ -115,31 +116,31 @@ impl Default for InterPodAffinityArgsJson {
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-struct SpreadArgsJson {
-    default_constraints: Vec<SpreadConstraintJson>,
+struct SpreadArgsJson<'a> {
+    #[serde(borrow)]
+    default_constraints: Vec<v1::TopologySpreadConstraint<'a>>,
     defaulting_type: String,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-struct NodeAffinityArgsJson {
-    added_affinity: Option<NodeAffinityJson>,
+struct NodeAffinityArgsJson<'a> {
+    #[serde(borrow)]
+    added_affinity: Option<v1::NodeAffinity<'a>>,
 }
 
-fn bad(message: String) -> BindingError {
-    BindingError {
-        code: "E_INVALID_CONFIG",
-        message,
-    }
+fn bad(message: String) -> CodedError {
+    CodedError::new("E_INVALID_CONFIG", message)
 }
 
-fn args<T: for<'de> Deserialize<'de>>(plugin: &str, value: &Value) -> Result<T, BindingError> {
+/// A plugin's args, read from their own JSON value (an owned Value lends no strings: `'static`).
+fn args<T: Deserialize<'static>>(plugin: &str, value: &Value) -> Result<T, CodedError> {
     let value = if value.is_null() {
         Value::Object(Default::default())
     } else {
         value.clone()
     };
-    serde_json::from_value(value).map_err(|e| bad(format!("{plugin} args: {e}")))
+    T::deserialize(value).map_err(|e| bad(format!("{plugin} args: {e}")))
 }
 
 fn resource_specs(specs: Option<Vec<ResourceSpecJson>>) -> Vec<ResourceSpec> {
@@ -170,7 +171,7 @@ fn plugin_set(set: PluginSetJson) -> sched::PluginSet {
     }
 }
 
-fn plugin_args(config: PluginConfigJson) -> Result<sched::PluginArgs, BindingError> {
+fn plugin_args(config: PluginConfigJson) -> Result<sched::PluginArgs, CodedError> {
     let name = config.name.as_str();
     Ok(match name {
         "NodeResourcesFit" => {
@@ -215,14 +216,14 @@ fn plugin_args(config: PluginConfigJson) -> Result<sched::PluginArgs, BindingErr
             })
         }
         "PodTopologySpread" => {
-            let a: SpreadArgsJson = args(name, &config.args)?;
+            let a: SpreadArgsJson<'static> = args(name, &config.args)?;
             sched::PluginArgs::PodTopologySpread(PodTopologySpreadArgs {
                 default_constraints: a
                     .default_constraints
                     .iter()
                     .map(spread_constraint)
                     .collect::<Result<_, _>>()
-                    .map_err(BindingError::from)?,
+                    .map_err(CodedError::from)?,
                 defaulting_type: match a.defaulting_type.as_str() {
                     "" | "System" => DefaultingType::System,
                     "List" => DefaultingType::List,
@@ -231,7 +232,7 @@ fn plugin_args(config: PluginConfigJson) -> Result<sched::PluginArgs, BindingErr
             })
         }
         "NodeAffinity" => {
-            let a: NodeAffinityArgsJson = args(name, &config.args)?;
+            let a: NodeAffinityArgsJson<'static> = args(name, &config.args)?;
             let added = a.added_affinity.unwrap_or_default();
             sched::PluginArgs::NodeAffinity(NodeAffinityArgs {
                 added_required: added
@@ -243,26 +244,22 @@ fn plugin_args(config: PluginConfigJson) -> Result<sched::PluginArgs, BindingErr
                             .collect::<Result<Vec<_>, _>>()
                     })
                     .transpose()
-                    .map_err(BindingError::from)?,
+                    .map_err(CodedError::from)?,
                 added_preferred: added
                     .preferred_during_scheduling_ignored_during_execution
                     .iter()
-                    .map(|p| {
-                        Ok(sched::PreferredSchedulingTerm {
-                            weight: p.weight,
-                            preference: node_selector_term(&p.preference)?,
-                        })
-                    })
+                    .map(preferred_term)
                     .collect::<Result<_, sched::SchedError>>()
-                    .map_err(BindingError::from)?,
+                    .map_err(CodedError::from)?,
             })
         }
         other => return Err(bad(format!("no args are known for plugin {other:?}"))),
     })
 }
 
-/// The engine's profile for a KubeSchedulerProfile.
-pub(crate) fn profile(json: ProfileJson) -> Result<sched::Profile, BindingError> {
+/// The engine's profile for a KubeSchedulerProfile's JSON.
+pub(super) fn profile(json: &str) -> Result<sched::Profile, CodedError> {
+    let json: ProfileJson = serde_json::from_str(json).map_err(CodedError::bad_json)?;
     let config = sched::ProfileConfig {
         scheduler_name: if json.scheduler_name.is_empty() {
             "default-scheduler".into()
@@ -282,5 +279,5 @@ pub(crate) fn profile(json: ProfileJson) -> Result<sched::Profile, BindingError>
             .map(plugin_args)
             .collect::<Result<_, _>>()?,
     };
-    sched::Profile::from_config(&config).map_err(BindingError::from)
+    sched::Profile::from_config(&config).map_err(CodedError::from)
 }

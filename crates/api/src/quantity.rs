@@ -6,7 +6,7 @@
 //! number of digits (inf.Dec); this type keeps 38 significant digits and answers
 //! `E_QUANTITY_RANGE` beyond that, which no real resource amount reaches.
 
-use crate::CgroupError;
+use crate::QuantityError;
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
@@ -61,11 +61,11 @@ const SUFFIX_CHARS: &[u8] = b"eEinumkKMGTP";
 
 impl Quantity {
     /// `ParseQuantity`: `"100m"`, `"1.5Gi"`, `"2e3"`, `"-1"`.
-    pub fn parse(input: &str) -> Result<Self, CgroupError> {
-        let wrong = || CgroupError::QuantityFormat {
+    pub fn parse(input: &str) -> Result<Self, QuantityError> {
+        let wrong = || QuantityError::Format {
             input: input.to_string(),
         };
-        let too_big = || CgroupError::QuantityRange {
+        let too_big = || QuantityError::Range {
             input: input.to_string(),
         };
         if input.is_empty() {
@@ -116,12 +116,10 @@ impl Quantity {
     }
 
     /// `NewScaledQuantity(value, scale)`: `value × 10^scale` in DecimalSI.
-    pub fn from_scaled(value: i64, scale: i32) -> Result<Self, CgroupError> {
+    pub fn from_scaled(value: i64, scale: i32) -> Result<Self, QuantityError> {
         let (mantissa, scale) =
-            normalize(i128::from(value), i64::from(scale)).ok_or_else(|| {
-                CgroupError::QuantityRange {
-                    input: format!("{value}e{scale}"),
-                }
+            normalize(i128::from(value), i64::from(scale)).ok_or_else(|| QuantityError::Range {
+                input: format!("{value}e{scale}"),
             })?;
         Ok(Quantity {
             mantissa,
@@ -148,18 +146,18 @@ impl Quantity {
     }
 
     /// The amount in thousandths, rounded away from zero (`MilliValue`): `"0.5"` → 500.
-    pub fn milli_value(&self) -> Result<i64, CgroupError> {
+    pub fn milli_value(&self) -> Result<i64, QuantityError> {
         self.scaled_value(-3)
     }
 
     /// The amount in whole units, rounded away from zero (`Value`): `"1.5Gi"` → 1610612736.
-    pub fn value(&self) -> Result<i64, CgroupError> {
+    pub fn value(&self) -> Result<i64, QuantityError> {
         self.scaled_value(0)
     }
 
     /// `ScaledValue(scale)`: the amount in units of `10^scale`, rounded away from zero.
-    pub fn scaled_value(&self, scale: i32) -> Result<i64, CgroupError> {
-        let range = || CgroupError::QuantityRange {
+    pub fn scaled_value(&self, scale: i32) -> Result<i64, QuantityError> {
+        let range = || QuantityError::Range {
             input: self.to_string(),
         };
         let shift = i64::from(self.scale) - i64::from(scale);
@@ -195,13 +193,13 @@ impl Quantity {
     }
 
     /// `Add`: the exact sum. A zero receiver takes the format of `other`, as in quantity.go.
-    pub fn add(&self, other: &Quantity) -> Result<Quantity, CgroupError> {
+    pub fn add(&self, other: &Quantity) -> Result<Quantity, QuantityError> {
         let format = if self.is_zero() {
             other.format
         } else {
             self.format
         };
-        let range = || CgroupError::QuantityRange {
+        let range = || QuantityError::Range {
             input: format!("{self} + {other}"),
         };
         let (a, b, scale) = align(self, other).ok_or_else(range)?;
@@ -216,7 +214,7 @@ impl Quantity {
     }
 
     /// `Sub`: the exact difference. A zero receiver takes the format of `other`.
-    pub fn sub(&self, other: &Quantity) -> Result<Quantity, CgroupError> {
+    pub fn sub(&self, other: &Quantity) -> Result<Quantity, QuantityError> {
         self.add(&other.neg())
     }
 
@@ -344,7 +342,7 @@ impl fmt::Display for Quantity {
 }
 
 impl std::str::FromStr for Quantity {
-    type Err = CgroupError;
+    type Err = QuantityError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Quantity::parse(s)
