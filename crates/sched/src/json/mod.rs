@@ -158,3 +158,100 @@ impl JsonScheduler {
         self.next_timestamp
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NODES: &[u8] = br#"[{"metadata":{"name":"n1","labels":{"zone":"a"}},"status":{"allocatable":{"cpu":"4","memory":"32Gi","pods":"110"}}},
+        {"metadata":{"name":"n2","labels":null},"spec":{"unschedulable":true,"taints":null},"status":{"allocatable":{"cpu":" 4 ","memory":null,"pods":110}}}]"#;
+
+    fn engine() -> JsonScheduler {
+        let mut s = JsonScheduler::new("", 1).unwrap();
+        s.upsert_nodes(NODES).unwrap();
+        s
+    }
+
+    #[test]
+    fn objects_read_as_go_decodes_them() {
+        let s = engine();
+        assert_eq!(s.scheduler().cluster().num_nodes(), 2);
+        let mut s = s;
+        let out = s
+            .schedule_batch(br#"[{"pod":{"metadata":{"name":"p","namespace":"default","labels":null},
+                "spec":{"containers":[{"resources":{"requests":{"cpu":" 100m ","memory":null}},"ports":null}],
+                        "tolerations":null,"nodeSelector":{"zone":"a"},"affinity":null}}}]"#)
+            .unwrap();
+        assert_eq!(
+            out,
+            r#"[{"pod":"default/p","node":"n1","evaluatedNodes":2,"feasibleNodes":1}]"#
+        );
+    }
+
+    #[test]
+    fn a_pod_it_cannot_read_gets_its_error_in_its_slot() {
+        let mut s = engine();
+        let out = s
+            .schedule_batch(
+                br#"[{"pod":{"metadata":{"name":"bad","namespace":"default"},
+                    "spec":{"containers":[{"resources":{"requests":{"cpu":"lots"}}}]}}},
+                {"pod":{"metadata":{"name":"sel","namespace":"default"},
+                    "spec":{"tolerations":[{"key":"k","operator":"Maybe"}]}}}]"#,
+            )
+            .unwrap();
+        let slots: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(slots[0]["error"]["code"], "E_INVALID_FIELD");
+        assert_eq!(
+            slots[0]["error"]["message"],
+            "cpu: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': \"lots\""
+        );
+        assert_eq!(slots[1]["pod"], "default/sel");
+        assert_eq!(slots[1]["error"]["code"], "E_INVALID_FIELD");
+        // Malformed JSON fails the call.
+        let bad = s.schedule_batch(b"[{").map_err(|e| e.code());
+        assert_eq!(bad, Err("E_BAD_JSON"));
+        let labels = s.add_pods(br#"[{"metadata":{"labels":{"a":1}},"spec":{"nodeName":"n1"}}]"#);
+        assert_eq!(labels.map_err(|e| e.code()), Err("E_BAD_JSON"));
+    }
+
+    #[test]
+    fn profiles_keep_their_codes() {
+        let code = |json: &str| JsonScheduler::new(json, 0).err().map(|e| e.code());
+        assert_eq!(code(r#"{"bogus":1}"#), Some("E_BAD_JSON"));
+        assert_eq!(
+            code(r#"{"plugins":{"multiPoint":{"enabled":[{"name":"NoSuch"}]}}}"#),
+            Some("E_UNKNOWN_PLUGIN")
+        );
+        let weird = JsonScheduler::new(
+            r#"{"pluginConfig":[{"name":"NodeResourcesFit","args":{"scoringStrategy":{"type":"Weird"}}}]}"#,
+            0,
+        )
+        .err()
+        .map(|e| (e.code(), e.to_string()));
+        assert_eq!(
+            weird,
+            Some((
+                "E_INVALID_CONFIG",
+                "unknown scoring strategy \"Weird\"".into()
+            ))
+        );
+        assert!(JsonScheduler::new(
+            r#"{"pluginConfig":[{"name":"PodTopologySpread","args":{"defaultingType":"List","defaultConstraints":[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"ScheduleAnyway"}]}}]}"#,
+            0
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn the_events_table_is_in_profile_order() {
+        let s = JsonScheduler::new(
+            r#"{"plugins":{"multiPoint":{"disabled":[{"name":"*"}]},"filter":{"enabled":[{"name":"NodePorts"},{"name":"NodeName"}]}}}"#,
+            0,
+        )
+        .unwrap();
+        assert_eq!(
+            s.events_to_register().unwrap(),
+            r#"{"NodePorts":[{"resource":"Pod","actionType":2},{"resource":"Node","actionType":25}],"NodeName":[{"resource":"Node","actionType":25}]}"#
+        );
+    }
+}
