@@ -15,10 +15,10 @@ import { parseTokenFile } from '../ts/apiserver/tokens.js';
 import { type Client, createClient, RESOURCES } from '../ts/client/index.js';
 import { inProcessTransport } from '../ts/client/transport.js';
 import { type CycleResult, Scheduler } from '../ts/scheduler/loop/index.js';
-import type { Pod } from '../ts/scheduler/reference/types.js';
 import { realClock } from '../ts/sim/clock.js';
 import { WasmStorage } from '../ts/storage/wasm/wasm-storage.js';
 import type { Kubewasm } from '../ts/wasm/kubewasm.js';
+import type { Pod } from './baselines/scheduler/types.js';
 import {
   constraintViolations,
   type MaterializedWorkload,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Pod } from '../ts/scheduler/reference/types.js';
 import type { Kubewasm } from '../ts/wasm/kubewasm.js';
 import { loadKubewasm } from '../ts/wasm/node.js';
+import type { Pod } from './baselines/scheduler/types.js';
 import {
   constraintViolations,
   materialize,

@@ -5,9 +5,9 @@
  *
  * Paths are relative to test/integration/scheduler_perf/; "@abc12345" is the commit read.
  */
-import { labelSelectorAsSelector, selectorMatches } from '../ts/scheduler/reference/labels.js';
-import type { Node, Pod, PodSpec } from '../ts/scheduler/reference/types.js';
-import { makeNodes, makePods } from '../ts/scheduler/reference/workload.js';
+import { labelSelectorAsSelector, selectorMatches } from './baselines/scheduler/labels.js';
+import type { Node, Pod, PodSpec } from './baselines/scheduler/types.js';
+import { makeNodes, makePods } from './baselines/scheduler/workload.js';
 
 /** A pod template: its labels and spec; every template here has pod-default's pause container. */
 export interface PodTemplate {

@@ -12,12 +12,12 @@
  */
 import { loadavg } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { buildSnapshot, ReferenceScheduler } from '../ts/scheduler/reference/index.js';
-import type { Node, Pod } from '../ts/scheduler/reference/types.js';
-import { bindRoundRobin, makeNodes, makePods } from '../ts/scheduler/reference/workload.js';
 import type { Kubewasm } from '../ts/wasm/kubewasm.js';
 import { loadKubewasm } from '../ts/wasm/node.js';
 import type { Placement } from '../ts/wasm/scheduler.js';
+import { buildSnapshot, ReferenceScheduler } from './baselines/scheduler/index.js';
+import type { Node, Pod } from './baselines/scheduler/types.js';
+import { bindRoundRobin, makeNodes, makePods } from './baselines/scheduler/workload.js';
 import { logBarChart } from './chart.js';
 import { type BenchRow, median, progressBar, type Suite } from './harness.js';
 import { runE2e } from './sched-e2e.js';

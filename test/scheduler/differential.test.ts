@@ -11,7 +11,7 @@ import {
   type Pod,
   ReferenceScheduler,
   SplitMix64,
-} from '../../ts/scheduler/reference/index.js';
+} from '../../bench/baselines/scheduler/index.js';
 import { loadKubewasm } from '../../ts/wasm/node.js';
 import type { SchedulerEngine } from '../../ts/wasm/scheduler.js';
 

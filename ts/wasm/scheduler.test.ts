@@ -55,6 +55,36 @@ describe('the scheduler engine through wasm', () => {
     engine.free();
   });
 
+  it('names the plugins that rejected a pod that fits nowhere', () => {
+    const engine = kw.newScheduler();
+    engine.upsertNodes([node('n1'), node('n2', { spec: { unschedulable: true } })]);
+    const [big, small] = engine.scheduleBatch([
+      { pod: pod('big', { containers: [{ name: 'c', resources: { requests: { cpu: '5' } } }] }) },
+      { pod: pod('small') },
+    ]);
+    expect(big?.unschedulablePlugins).toEqual(['NodeResourcesFit', 'NodeUnschedulable']);
+    expect(small?.node).toBe('n1');
+    expect(small?.unschedulablePlugins).toBeUndefined();
+    engine.free();
+    const empty = kw.newScheduler();
+    const [alone] = empty.scheduleBatch([{ pod: pod('alone') }]);
+    expect(alone).toMatchObject({ message: 'no nodes available to schedule pods' });
+    expect(alone?.unschedulablePlugins).toBeUndefined();
+    empty.free();
+  });
+
+  it("hands over the events its profile's plugins registered", () => {
+    const full = kw.newScheduler();
+    expect(full.eventsToRegister().TaintToleration).toEqual([{ resource: 'Node', actionType: 1 | 16 | 8 }]);
+    // Score-only plugins register no enqueue extensions.
+    expect(full.eventsToRegister().ImageLocality).toBeUndefined();
+    const lax = kw.newScheduler({ plugins: { multiPoint: { disabled: [{ name: 'TaintToleration' }] } } });
+    expect(lax.eventsToRegister().TaintToleration).toBeUndefined();
+    expect(lax.eventsToRegister().NodeResourcesFit).toEqual(full.eventsToRegister().NodeResourcesFit);
+    full.free();
+    lax.free();
+  });
+
   it('explains every node per plugin without changing anything', () => {
     const engine = kw.newScheduler();
     engine.upsertNodes([node('n1'), node('n2')]);

@@ -45,8 +45,20 @@ export interface Placement {
   nominatedNode?: string;
   /** namespace/name of pods preemption evicted. */
   victims?: string[];
+  /**
+   * When no node fits: the plugins that rejected the pod, sorted by name (kube-scheduler's
+   * `Diagnosis.UnschedulablePlugins`, which the scheduling queue reads). Absent when none did,
+   * as for "no nodes available to schedule pods".
+   */
+  unschedulablePlugins?: string[];
   /** The pod could not be read (e.g. an invalid selector): code and message. */
   error?: { code: string; message: string };
+}
+
+/** framework.ClusterEvent as a plugin registers it: the resource ("Node", "Pod", …, "*") and ActionType bits. */
+export interface RegisteredEvent {
+  resource: string;
+  actionType: number;
 }
 
 export interface Explanation {
@@ -72,7 +84,7 @@ export interface Explanation {
 }
 
 /**
- * The parts of a Pod the engine reads (crates/wasm/src/k8s.rs `Pod`): an object from the API also
+ * The parts of a Pod the engine reads (the v1 mirror, crates/api/src/v1.rs `Pod`): an object from the API also
  * carries status, managedFields and annotations, which would only be written out and parsed again.
  */
 function enginePod(pod: KubeObject): object {
@@ -143,6 +155,14 @@ export class SchedulerEngine {
   /** Every node's verdict and score per plugin for one pod, changing nothing. */
   explain(pending: PendingPod): Explanation {
     return JSON.parse(callWasm(() => this.inner.explain(jsonBytes(enginePending(pending))))) as Explanation;
+  }
+
+  /**
+   * The events each plugin of the engine's profile registered (EventsToRegister, declared beside
+   * each plugin in crates/sched), plugin name → events: what the scheduling queue needs, asked once.
+   */
+  eventsToRegister(): Record<string, RegisteredEvent[]> {
+    return JSON.parse(callWasm(() => this.inner.eventsToRegister())) as Record<string, RegisteredEvent[]>;
   }
 
   free(): void {

@@ -1,12 +1,12 @@
 use std::fmt;
 
+use kubewasm_api::{CodedError, QuantityError};
+
 /// Every failure of this crate, each with a stable machine code that crosses the wasm boundary.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CgroupError {
-    /// The text is not a Kubernetes quantity (`resource.ErrFormatWrong` / `ErrSuffix`).
-    QuantityFormat { input: String },
-    /// The quantity does not fit the numbers this crate computes with.
-    QuantityRange { input: String },
+    /// A quantity that is not one (`E_QUANTITY_FORMAT`) or does not fit (`E_QUANTITY_RANGE`).
+    Quantity(QuantityError),
     /// A CFS period outside what the kubelet accepts.
     InvalidPeriod { period_us: u64 },
     /// A request or limit below zero (API validation: "must be greater than or equal to 0").
@@ -31,8 +31,7 @@ impl CgroupError {
     /// The stable code callers branch on; never the message text.
     pub fn code(&self) -> &'static str {
         match self {
-            CgroupError::QuantityFormat { .. } => "E_QUANTITY_FORMAT",
-            CgroupError::QuantityRange { .. } => "E_QUANTITY_RANGE",
+            CgroupError::Quantity(e) => e.code(),
             CgroupError::InvalidPeriod { .. } => "E_INVALID_PERIOD",
             CgroupError::NegativeQuantity { .. } => "E_NEGATIVE_QUANTITY",
             CgroupError::RequestExceedsLimit { .. } => "E_REQUEST_EXCEEDS_LIMIT",
@@ -49,14 +48,7 @@ impl CgroupError {
 impl fmt::Display for CgroupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            // The message of k8s.io/apimachinery/pkg/api/resource ErrFormatWrong.
-            CgroupError::QuantityFormat { input } => write!(
-                f,
-                "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': {input:?}"
-            ),
-            CgroupError::QuantityRange { input } => {
-                write!(f, "quantity {input:?} is out of the range this crate can represent")
-            }
+            CgroupError::Quantity(e) => e.fmt(f),
             CgroupError::InvalidPeriod { period_us } => write!(
                 f,
                 "cpu cfs period {period_us}us is out of range [1000us, 1000000us]"
@@ -97,6 +89,19 @@ impl fmt::Display for CgroupError {
 
 impl std::error::Error for CgroupError {}
 
+/// As it crosses to JavaScript: the same code, the same message.
+impl From<CgroupError> for CodedError {
+    fn from(e: CgroupError) -> CodedError {
+        CodedError::new(e.code(), e.to_string())
+    }
+}
+
+impl From<QuantityError> for CgroupError {
+    fn from(e: QuantityError) -> CgroupError {
+        CgroupError::Quantity(e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,8 +109,8 @@ mod tests {
     #[test]
     fn codes_are_stable_and_distinct() {
         let all = [
-            CgroupError::QuantityFormat { input: "x".into() },
-            CgroupError::QuantityRange { input: "x".into() },
+            CgroupError::Quantity(QuantityError::Format { input: "x".into() }),
+            CgroupError::Quantity(QuantityError::Range { input: "x".into() }),
             CgroupError::InvalidPeriod { period_us: 1 },
             CgroupError::NegativeQuantity {
                 container: "c".into(),

@@ -3,21 +3,23 @@
 //! containers become.
 //!
 //! Pure Rust, no JavaScript: `crates/wasm` exposes it to TypeScript. The batch entry points are
-//! [`pod_cgroups`] (one pod) and [`node_cgroups`] (many pods on one node).
+//! [`pod_cgroups`] (one pod) and [`node_cgroups`] (many pods on one node); [`json`] reads v1 Pod
+//! JSON into them and writes their answers as JSON, for the binding.
 
 mod batch;
 mod cgroup_path;
 mod container;
 mod cpu;
 mod error;
+pub mod json;
 mod memory;
 mod oci;
 mod oom;
 mod pod_cgroup;
 mod pod_resources;
 mod pod_spec;
+mod pod_update;
 mod qos;
-mod quantity;
 
 pub use batch::{
     node_cgroups, pod_cgroups, ContainerCgroups, NodeBatch, NodeCgroups, NodeConfig, NodeTiers,
@@ -34,6 +36,7 @@ pub use cpu::{
     MIN_WEIGHT, QUOTA_PERIOD,
 };
 pub use error::CgroupError;
+pub use kubewasm_api::{Format, Quantity, QuantityError};
 pub use memory::{
     container_memory_qos, container_memory_unified, memory_max, MemoryQos, MemoryQosConfig,
     MemoryQosPolicy, CGROUP2_MEMORY_HIGH, CGROUP2_MEMORY_LOW, CGROUP2_MEMORY_MIN,
@@ -56,5 +59,5 @@ pub use pod_spec::{
     ResourceList, Resources, CPU, HUGEPAGES_PREFIX, MEMORY, SYSTEM_CRITICAL_PRIORITY,
     SYSTEM_NODE_CRITICAL,
 };
+pub use pod_update::{is_mirror_pod, is_static_or_mirror_pod, is_static_pod, APISERVER_SOURCE};
 pub use qos::{pod_qos, QosClass};
-pub use quantity::{Format, Quantity};

@@ -2,7 +2,7 @@
 
 use crate::pod_spec::{Container, PodSpec, MEMORY};
 use crate::qos::{pod_qos, QosClass};
-use crate::{CgroupError, Quantity};
+use crate::CgroupError;
 
 /// `KubeletOOMScoreAdj` — pkg/kubelet/qos/policy.go.
 pub const KUBELET_OOM_SCORE_ADJ: i32 = -999;
@@ -75,7 +75,7 @@ fn memory_request(container: &Container) -> Result<i64, CgroupError> {
         .resources
         .requests
         .get(MEMORY)
-        .map_or(Ok(0), Quantity::value)
+        .map_or(Ok(0), |q| Ok(q.value()?))
 }
 
 /// `isSidecarContainer`: restartPolicy Always and listed among the init containers.

@@ -1,5 +1,5 @@
 //! The slice of a Kubernetes Pod this crate reads: containers, init containers with their
-//! restart policy, overhead, priority. Plain data; the wasm binding fills it from JSON or columns.
+//! restart policy, overhead, priority. Plain data; `crate::json` fills it from v1 Pod JSON.
 
 use crate::{CgroupError, Quantity};
 use std::collections::BTreeMap;

@@ -1,9 +1,13 @@
-//! The FailedScheduling message, as `FitError.Error()` (pkg/scheduler/framework/types.go):
+//! Why a pod fit no node, as `framework.Diagnosis` (pkg/scheduler/framework/types.go): the
+//! reasons counted over nodes, the plugins that rejected the pod (`UnschedulablePlugins`, which
+//! the scheduling queue reads to decide which cluster events may requeue it), and the
+//! FailedScheduling message `FitError.Error()` writes:
 //! `0/N nodes are available: <PreFilterMsg>. <count reason, ...>. <PostFilterMsg>` with the
 //! "count reason" strings sorted as strings.
 
 use crate::hash::FxHashMap;
 use crate::intern::Interner;
+use crate::plugins::PluginIdSet;
 use crate::status::{Failure, Reason};
 
 /// types.go `NoNodeAvailableMsg` (a Go format string; `%v` is the node count).
@@ -18,13 +22,30 @@ pub struct Diagnosis {
     pub histogram: FxHashMap<Reason, usize>,
     /// Message of the PostFilter (preemption) step, if any.
     pub post_filter_msg: Option<String>,
+    /// `UnschedulablePlugins`: every plugin whose status rejected the pod, and the PreFilter
+    /// plugins whose node-name result left nodes out (`RunPreFilterPlugins`' `pluginsWithNodes`).
+    /// No plugin of this engine answers `Pending`, so there is no `PendingPlugins`.
+    pub unschedulable_plugins: PluginIdSet,
 }
 
 impl Diagnosis {
+    /// A PreFilter rejection: the same status for every node (`SetAbsentNodesStatus`, then
+    /// `AddPluginStatus` in schedule_one.go findNodesThatFitPod).
+    pub fn rejected_at_pre_filter(f: Failure) -> Diagnosis {
+        let mut d = Diagnosis {
+            pre_filter: Some(f),
+            ..Diagnosis::default()
+        };
+        d.unschedulable_plugins.insert(f.plugin);
+        d
+    }
+
+    /// One node's failed filter: its reasons counted, its plugin recorded (`AddPluginStatus`).
     pub fn add(&mut self, f: &Failure) {
         for r in f.reasons() {
             *self.histogram.entry(*r).or_insert(0) += 1;
         }
+        self.unschedulable_plugins.insert(f.plugin);
     }
 
     pub fn add_many(&mut self, r: Reason, n: usize) {
@@ -94,20 +115,23 @@ mod tests {
         );
         let empty = Diagnosis::default();
         assert_eq!(empty.message(0, &i), "0/0 nodes are available:");
+        // add_many counts nodes a PreFilter result left out: their status names no plugin.
+        assert_eq!(
+            d.unschedulable_plugins.names(),
+            ["NodeResourcesFit", "TaintToleration"]
+        );
     }
 
     #[test]
     fn pre_filter_rejection_replaces_the_histogram() {
         let i = Interner::default();
-        let d = Diagnosis {
-            pre_filter: Some(Failure::new(
-                Code::UnschedulableAndUnresolvable,
-                PluginId::NodeAffinity,
-                Reason::NodeAffinityConflict,
-            )),
-            post_filter_msg: Some("preemption: not eligible due to preemptionPolicy=Never.".into()),
-            ..Diagnosis::default()
-        };
+        let mut d = Diagnosis::rejected_at_pre_filter(Failure::new(
+            Code::UnschedulableAndUnresolvable,
+            PluginId::NodeAffinity,
+            Reason::NodeAffinityConflict,
+        ));
+        d.post_filter_msg = Some("preemption: not eligible due to preemptionPolicy=Never.".into());
+        assert_eq!(d.unschedulable_plugins.names(), ["NodeAffinity"]);
         assert_eq!(
             d.message(3, &i),
             "0/3 nodes are available: pod affinity terms conflict. preemption: not eligible due to preemptionPolicy=Never."

@@ -1,7 +1,8 @@
 //! kube-scheduler's filter and score engine: the default profile's plugins with Kubernetes'
 //! own formulas, reasons and constants, over an in-memory cluster table updated incrementally.
 //!
-//! Pure Rust, no JavaScript: `crates/wasm` exposes it to TypeScript.
+//! Pure Rust, no JavaScript: `crates/wasm` exposes it to TypeScript through [`json`], the
+//! engine's JSON face (v1 Nodes and Pods in, placements out).
 //!
 //! ```
 //! use kubewasm_sched::{Container, NodeSpec, PodSpec, Resource, Scheduler};
@@ -25,10 +26,12 @@
 pub mod affinity_term;
 pub mod cluster;
 pub mod error;
+pub mod events;
 pub mod explain;
 pub mod fit_error;
 pub mod hash;
 pub mod intern;
+pub mod json;
 pub mod labels;
 pub mod matcher_cache;
 pub mod node;

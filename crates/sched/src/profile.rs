@@ -5,11 +5,12 @@
 //! pkg/scheduler/framework/runtime/framework.go).
 
 use crate::error::SchedError;
+use crate::events::ClusterEvent;
 use crate::plugins::inter_pod_affinity::InterPodAffinityArgs;
 use crate::plugins::node_affinity::NodeAffinityArgs;
 use crate::plugins::node_resources_fit::{default_resources, FitArgs, ResourceSpec};
 use crate::plugins::pod_topology_spread::PodTopologySpreadArgs;
-use crate::plugins::{PluginId, INERT_PLUGINS};
+use crate::plugins::{events_to_register, PluginId, INERT_PLUGINS};
 
 /// `v1.Plugin`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +77,9 @@ pub struct ProfileConfig {
 pub struct Profile {
     pub scheduler_name: String,
     pub percentage_of_nodes_to_score: Option<i32>,
+    /// Every plugin enabled at some extension point, inert ones included, in configuration order
+    /// (`pluginsNeeded` in pkg/scheduler/framework/runtime/framework.go: the plugins instantiated).
+    pub plugins: Vec<&'static str>,
     pub filters: Vec<PluginId>,
     pub scores: Vec<(PluginId, i64)>,
     pub preemption: bool,
@@ -217,6 +221,7 @@ impl Profile {
         Profile {
             scheduler_name: "default-scheduler".into(),
             percentage_of_nodes_to_score: None,
+            plugins: Vec::new(),
             filters: Vec::new(),
             scores: Vec::new(),
             preemption: false,
@@ -276,6 +281,7 @@ impl Profile {
                 cfg.scheduler_name.clone()
             },
             percentage_of_nodes_to_score: cfg.percentage_of_nodes_to_score,
+            plugins: plugins_needed(&multi, &cfg.plugins),
             filters,
             scores,
             preemption,
@@ -305,6 +311,37 @@ impl Profile {
     pub fn weight(&self, id: PluginId) -> Option<i64> {
         self.scores.iter().find(|(p, _)| *p == id).map(|(_, w)| *w)
     }
+
+    /// The events each of the profile's plugins registered (`buildQueueingHintMap` over the
+    /// framework's `EnqueueExtensions`), for the scheduling queue: plugin name → events, in
+    /// profile order. Plugins that register no enqueue extensions are left out.
+    pub fn events_to_register(&self) -> Vec<(&'static str, &'static [ClusterEvent])> {
+        self.plugins
+            .iter()
+            .filter_map(|&name| events_to_register(name).map(|events| (name, events)))
+            .collect()
+    }
+}
+
+/// `pluginsNeeded`: the merged multiPoint plugins and every plugin an extension point enables
+/// (a plugin disabled at one point still runs at the others), each once.
+fn plugins_needed(multi: &[PluginRef], points: &PluginsConfig) -> Vec<&'static str> {
+    let explicit = [&points.filter, &points.score, &points.post_filter];
+    let mut out: Vec<&'static str> = Vec::new();
+    for p in multi
+        .iter()
+        .chain(explicit.iter().flat_map(|set| set.enabled.iter()))
+    {
+        let name = PluginId::parse(&p.name)
+            .map(PluginId::name)
+            .or_else(|| INERT_PLUGINS.iter().copied().find(|n| *n == p.name));
+        if let Some(name) = name {
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -342,6 +379,86 @@ mod tests {
         );
         assert!(p.preemption);
         assert_eq!(p.scheduler_name, "default-scheduler");
+        // The default plugins that register events (default_plugins.go order); score-only ones,
+        // PrioritySort and DefaultBinder register none.
+        let registered: Vec<&str> = p.events_to_register().iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            registered,
+            [
+                "SchedulingGates",
+                "NodeUnschedulable",
+                "NodeName",
+                "TaintToleration",
+                "NodeAffinity",
+                "NodePorts",
+                "NodeResourcesFit",
+                "VolumeRestrictions",
+                "NodeVolumeLimits",
+                "VolumeBinding",
+                "VolumeZone",
+                "PodTopologySpread",
+                "InterPodAffinity",
+                "DefaultPreemption",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_events_table_follows_the_enabled_plugins() {
+        use crate::events::{action_type, on, EventResource, NODE_ADD};
+        let names =
+            |p: &Profile| -> Vec<&str> { p.events_to_register().iter().map(|(n, _)| *n).collect() };
+        // Disabled everywhere: gone. Disabled at one point only: still instantiated (pluginsNeeded).
+        let cfg = ProfileConfig {
+            plugins: PluginsConfig {
+                multi_point: PluginSet {
+                    enabled: vec![PluginRef::new("DynamicResources")],
+                    disabled: vec![PluginRef::new("TaintToleration")],
+                },
+                filter: PluginSet {
+                    enabled: vec![],
+                    disabled: vec![PluginRef::new("NodePorts")],
+                },
+                ..PluginsConfig::default()
+            },
+            ..ProfileConfig::default()
+        };
+        let p = Profile::from_config(&cfg).unwrap();
+        assert!(!names(&p).contains(&"TaintToleration"));
+        assert!(names(&p).contains(&"NodePorts"));
+        assert_eq!(names(&p).last(), Some(&"DynamicResources"));
+        // Only what a profile names, with the events its plugin declares.
+        let only_fit = ProfileConfig {
+            plugins: PluginsConfig {
+                multi_point: PluginSet {
+                    enabled: vec![],
+                    disabled: vec![PluginRef::new("*")],
+                },
+                filter: PluginSet {
+                    enabled: vec![PluginRef::new("NodeResourcesFit")],
+                    disabled: vec![],
+                },
+                ..PluginsConfig::default()
+            },
+            ..ProfileConfig::default()
+        };
+        let p = Profile::from_config(&only_fit).unwrap();
+        assert_eq!(
+            p.events_to_register(),
+            [(
+                "NodeResourcesFit",
+                &[
+                    on(
+                        EventResource::Pod,
+                        action_type::DELETE | action_type::UPDATE_POD_SCALE_DOWN
+                    ),
+                    on(
+                        EventResource::Node,
+                        NODE_ADD | action_type::UPDATE_NODE_ALLOCATABLE
+                    ),
+                ][..]
+            )]
+        );
     }
 
     #[test]

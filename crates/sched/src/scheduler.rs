@@ -67,6 +67,10 @@ pub struct Placement {
     pub nominated_node: Option<String>,
     /// `namespace/name` of the pods preemption evicted (removed from the table).
     pub victims: Vec<String>,
+    /// When no node fits: the plugins that rejected the pod, sorted (`Diagnosis.UnschedulablePlugins`,
+    /// which `handleSchedulingFailure` hands to the queue). Empty for `ERR_NO_NODES_AVAILABLE`,
+    /// which is not a FitError: the pod then backs off whatever happens.
+    pub unschedulable_plugins: Vec<&'static str>,
 }
 
 /// Per node slot: the resource score last computed, valid while the node's generation and the
@@ -245,6 +249,7 @@ impl Scheduler {
             message: None,
             nominated_node: None,
             victims: Vec::new(),
+            unschedulable_plugins: Vec::new(),
         };
         match decision.node {
             Some(slot) => {
@@ -273,6 +278,7 @@ impl Scheduler {
                 }
                 placement.message =
                     Some(diagnosis.message(self.cluster.num_nodes(), &self.cluster.interner));
+                placement.unschedulable_plugins = diagnosis.unschedulable_plugins.names();
             }
         }
         Ok(placement)
@@ -434,10 +440,7 @@ impl Scheduler {
         s.feasible.clear();
         s.failures.clear();
         if let Some(f) = rejected {
-            let diagnosis = Diagnosis {
-                pre_filter: Some(f),
-                ..Diagnosis::default()
-            };
+            let diagnosis = Diagnosis::rejected_at_pre_filter(f);
             let d = Decision {
                 node: None,
                 evaluated: 0,
@@ -529,6 +532,16 @@ impl Scheduler {
                 diagnosis.add(f);
             }
             diagnosis.add_many(Reason::PluginsNotSatisfied(PluginId::NodeAffinity), absent);
+            // RunPreFilterPlugins' pluginsWithNodes: a node-name result counts as a rejection
+            // whether or not it left a node out (findNodesThatFitPod).
+            if matches!(
+                cs.node_affinity,
+                Some(node_affinity::PreFilter::Run(Some(_)))
+            ) {
+                diagnosis
+                    .unschedulable_plugins
+                    .insert(PluginId::NodeAffinity);
+            }
             let d = Decision {
                 node: None,
                 evaluated,

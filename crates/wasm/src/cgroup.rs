@@ -1,8 +1,11 @@
+//! The kubelet math's entry points. The math and its JSON face live in `kubewasm-cgroup`
+//! (`kubewasm_cgroup::json`); this file only hands values over and maps errors.
+
+use kubewasm_cgroup::json::{json_text, node_config, pod_cgroups_json};
 use kubewasm_cgroup::{CpuValues, Quantity};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{json_text, node_from_json, pod_cgroups_json};
-use crate::error::{to_js, IntoJs};
+use crate::error::IntoJs;
 
 /// The CPU cgroup values of a container.
 #[wasm_bindgen(getter_with_clone)]
@@ -51,17 +54,16 @@ pub fn quantity_canonical(quantity: &str) -> Result<String, JsValue> {
 /// throws.
 #[wasm_bindgen(js_name = "podCgroups")]
 pub fn pod_cgroups(pods_json: &str, node_json: &str) -> Result<String, JsValue> {
-    let node = node_from_json(node_json).map_err(to_js)?;
-    pod_cgroups_json(pods_json, &node).map_err(to_js)
+    let node = node_config(node_json).js()?;
+    pod_cgroups_json(pods_json, &node).js()
 }
 
 /// [`pod_cgroups`] with the Pod array as UTF-8 JSON bytes (`TextEncoder.encode`): one memory
 /// copy into wasm instead of the glue's per-character string transfer.
 #[wasm_bindgen(js_name = "podCgroupsBytes")]
 pub fn pod_cgroups_bytes(pods_json: &[u8], node_json: &str) -> Result<String, JsValue> {
-    let node = node_from_json(node_json).map_err(to_js)?;
-    let pods_json = json_text(pods_json).map_err(to_js)?;
-    pod_cgroups_json(pods_json, &node).map_err(to_js)
+    let node = node_config(node_json).js()?;
+    pod_cgroups_json(json_text(pods_json).js()?, &node).js()
 }
 
 fn milli_or_zero(quantity: &str) -> Result<i64, JsValue> {

@@ -11,13 +11,26 @@ impl Coded for kubewasm_cgroup::CgroupError {
     }
 }
 
+impl Coded for kubewasm_api::QuantityError {
+    fn code(&self) -> &'static str {
+        kubewasm_api::QuantityError::code(self)
+    }
+}
+
+impl Coded for kubewasm_api::CodedError {
+    fn code(&self) -> &'static str {
+        kubewasm_api::CodedError::code(self)
+    }
+}
+
 impl Coded for kubewasm_store::StoreError {
     fn code(&self) -> &'static str {
         kubewasm_store::StoreError::code(self)
     }
 }
 
-/// Errors of the binding itself: input that did not even reach a core crate.
+/// Errors of the binding itself: input that did not even reach a core crate (the store's batch
+/// offsets).
 pub(crate) struct BindingError {
     pub code: &'static str,
     pub message: String,
@@ -32,25 +45,6 @@ impl std::fmt::Display for BindingError {
 impl Coded for BindingError {
     fn code(&self) -> &'static str {
         self.code
-    }
-}
-
-impl From<kubewasm_sched::SchedError> for BindingError {
-    fn from(e: kubewasm_sched::SchedError) -> Self {
-        BindingError {
-            code: e.code(),
-            message: e.to_string(),
-        }
-    }
-}
-
-impl BindingError {
-    /// JSON that does not have the shape an entry point expects.
-    pub fn bad_json(err: serde_json::Error) -> Self {
-        BindingError {
-            code: "E_BAD_JSON",
-            message: err.to_string(),
-        }
     }
 }
 

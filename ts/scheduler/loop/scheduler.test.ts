@@ -179,6 +179,52 @@ describe('Scheduler', () => {
     await until(async () => (await getPod(client, 'second')).spec?.nodeName === 'only');
   });
 
+  it('keeps a pod its rejecting plugin cannot help through other events, and retries it on one it registered', async () => {
+    const tainted = {
+      ...node('tainted'),
+      spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+    };
+    const { client, h, scheduler, cycles } = await setup([tainted]);
+    await client.create(RESOURCES.pods, 'default', pod('waiting'));
+    await until(async () => (await eventsFor(client, 'waiting')).some((e) => e.reason === 'FailedScheduling'));
+    expect(cycles.find((c) => c.pod === 'default/waiting')).toMatchObject({
+      result: 'unschedulable',
+      message:
+        '0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+      plugins: ['TaintToleration'],
+    });
+
+    // A bound pod coming and going is AssignedPodAdd and AssignedPodDelete: TaintToleration
+    // registered neither. The pod created after them is scheduled once the informer has seen them.
+    await client.create(RESOURCES.pods, 'default', pod('bound', '100m', { nodeName: 'tainted' }));
+    await client.delete(RESOURCES.pods, 'default', 'bound', { gracePeriodSeconds: 0 });
+    await client.create(RESOURCES.pods, 'default', pod('probe'));
+    await eventually(() => cycles.some((c) => c.pod === 'default/probe'));
+    expect(scheduler.pending().unschedulable).toContain('default/waiting');
+
+    // The taint going away is NodeTaintChange, which TaintToleration registered (Node/UpdateNodeTaint).
+    await client.patch(RESOURCES.nodes, undefined, 'tainted', 'merge', { spec: { taints: null } });
+    await eventually(() => !scheduler.pending().unschedulable.includes('default/waiting'));
+    h.server.clock.advance(1_000);
+    await until(async () => (await getPod(client, 'waiting')).spec?.nodeName === 'tainted');
+  });
+
+  it('names no plugin for a pod that finds no nodes, so it only backs off', async () => {
+    const { client, h, scheduler, cycles } = await setup([]);
+    await client.create(RESOURCES.pods, 'default', pod('early'));
+    await eventually(() => cycles.some((c) => c.pod === 'default/early'));
+    expect(cycles[0]).toEqual({
+      pod: 'default/early',
+      result: 'unschedulable',
+      message: 'no nodes available to schedule pods',
+      plugins: [],
+    });
+    expect(scheduler.pending().backoff).toEqual(['default/early']);
+    await createNode(client, node('node-0'));
+    h.server.clock.advance(1_000);
+    await until(async () => (await getPod(client, 'early')).spec?.nodeName === 'node-0');
+  });
+
   // The victims have no grace period: no kubelet here would finish a graceful deletion.
   it('preempts a lower-priority pod through the API and binds the preemptor once it is gone', async () => {
     const { client, h, cycles } = await setup([node('only')]);

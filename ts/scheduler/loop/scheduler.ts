@@ -22,12 +22,12 @@ import {
   EventNodeAdd,
   EventNodeDelete,
   nodeUpdateEvents,
+  pluginEventsTable,
   type QueuedPodInfo,
   SchedulingQueue,
   SchedulingQueueError,
 } from '../queue/index.js';
 import { rfc3339, SCHEDULER_COMPONENT } from './event-recorder.js';
-import { rejectorsFromMessage } from './rejectors.js';
 
 /** v1.DefaultSchedulerName. */
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
@@ -169,7 +169,11 @@ export class Scheduler {
     this.stopping = new Promise((resolve) => {
       this.signalStop = resolve;
     });
-    this.queue = new SchedulingQueue<Pod>({ clock: this.clock });
+    // The events each plugin of the profile registered: one crossing, at construction.
+    this.queue = new SchedulingQueue<Pod>({
+      clock: this.clock,
+      pluginEvents: pluginEventsTable(this.engine.eventsToRegister()),
+    });
     this.nodes = new Informer<Node>(this.client, RESOURCES.nodes, { clock: this.clock });
     this.pods = new Informer<Pod>(this.client, RESOURCES.pods, { clock: this.clock });
     this.recorder = new EventRecorder({
@@ -373,7 +377,9 @@ export class Scheduler {
 
   private handleUnschedulable(info: QueuedPodInfo<Pod>, pod: Pod, placement: Placement, cycle: number): CycleResult {
     const message = placement.message ?? '';
-    const plugins = rejectorsFromMessage(message) ?? this.rejectorsFromExplain(pod);
+    // handleSchedulingFailure: the FitError's Diagnosis.UnschedulablePlugins go to the queue,
+    // which moves the pod only on the events those plugins registered.
+    const plugins = placement.unschedulablePlugins ?? [];
     for (const p of plugins) info.unschedulablePlugins.add(p);
     if (placement.victims !== undefined && placement.victims.length > 0) this.evict(placement.victims);
     this.requeue(info, cycle);
@@ -436,15 +442,6 @@ export class Scheduler {
       },
     );
     this.track(write);
-  }
-
-  /** The slow path: a message with a reason this loop does not know; ask the engine node by node. */
-  private rejectorsFromExplain(pod: Pod): Set<string> {
-    const plugins = new Set<string>();
-    for (const node of this.engine.explain({ pod }).nodes) {
-      for (const f of node.filters) if (f.code !== 'Success' && f.code !== 'Skip') plugins.add(f.plugin);
-    }
-    return plugins;
   }
 
   /** Preemption chose victims (already dropped from the engine): delete them through the API. */

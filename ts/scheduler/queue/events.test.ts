@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ActionType,
   assignedPodUpdateEvents,
@@ -10,7 +10,20 @@ import {
   nodeUpdateEvents,
 } from './events.js';
 import { KeyedHeap } from './heap.js';
-import { DEFAULT_PLUGIN_EVENTS, eventMayHelp, isEventOfInterest } from './plugin_events.js';
+import {
+  eventMayHelp,
+  isEventOfInterest,
+  PluginEventsError,
+  type PluginEventsTable,
+  pluginEventsTable,
+} from './plugin-events.js';
+import { defaultPluginEvents } from './testing/default-plugin-events.js';
+
+/** The default profile's events table, from the engine. */
+let pluginEvents: PluginEventsTable;
+beforeAll(async () => {
+  pluginEvents = await defaultPluginEvents();
+});
 
 describe('matchClusterEvents', () => {
   it('matches on resource (or wildcard) and any shared action bit', () => {
@@ -75,14 +88,56 @@ describe('assignedPodUpdateEvents', () => {
 describe('plugin events table', () => {
   it('NodeResourcesFit cares about NodeAdd, not about a pod label change', () => {
     const fit = new Set(['NodeResourcesFit']);
-    expect(eventMayHelp(DEFAULT_PLUGIN_EVENTS, fit, EventNodeAdd)).toBe(true);
-    expect(eventMayHelp(DEFAULT_PLUGIN_EVENTS, fit, EventPodLabelChange)).toBe(false);
-    expect(eventMayHelp(DEFAULT_PLUGIN_EVENTS, new Set(['InterPodAffinity']), EventPodLabelChange)).toBe(true);
+    expect(eventMayHelp(pluginEvents, fit, EventNodeAdd)).toBe(true);
+    expect(eventMayHelp(pluginEvents, fit, EventPodLabelChange)).toBe(false);
+    expect(eventMayHelp(pluginEvents, new Set(['InterPodAffinity']), EventPodLabelChange)).toBe(true);
   });
 
   it('some plugin is interested in node adds; none in CSIDriver adds', () => {
-    expect(isEventOfInterest(DEFAULT_PLUGIN_EVENTS, EventNodeAdd)).toBe(true);
-    expect(isEventOfInterest(DEFAULT_PLUGIN_EVENTS, { resource: 'CSIDriver', actionType: ActionType.Add })).toBe(false);
+    expect(isEventOfInterest(pluginEvents, EventNodeAdd)).toBe(true);
+    expect(isEventOfInterest(pluginEvents, { resource: 'CSIDriver', actionType: ActionType.Add })).toBe(false);
+  });
+
+  it('comes from the engine with the ActionType bits of this queue', () => {
+    // The default profile's plugins that register events (default_plugins.go).
+    expect(Object.keys(pluginEvents).sort()).toEqual(
+      [
+        'SchedulingGates',
+        'NodeUnschedulable',
+        'NodeName',
+        'TaintToleration',
+        'NodeAffinity',
+        'NodePorts',
+        'NodeResourcesFit',
+        'VolumeRestrictions',
+        'NodeVolumeLimits',
+        'VolumeBinding',
+        'VolumeZone',
+        'PodTopologySpread',
+        'InterPodAffinity',
+        'DefaultPreemption',
+      ].sort(),
+    );
+    const nodeAdd = ActionType.Add | ActionType.UpdateNodeTaint | ActionType.UpdateNodeLabel;
+    expect(pluginEvents.NodeResourcesFit).toEqual([
+      { resource: 'Pod', actionType: ActionType.Delete | ActionType.UpdatePodScaleDown },
+      { resource: 'Node', actionType: nodeAdd | ActionType.UpdateNodeAllocatable },
+    ]);
+    expect(pluginEvents.PodTopologySpread).toEqual([
+      { resource: 'Pod', actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete },
+      { resource: 'Node', actionType: nodeAdd | ActionType.Delete },
+    ]);
+    expect(pluginEvents.SchedulingGates).toEqual([]);
+  });
+
+  it('refuses what the engine registered that the queue cannot read', () => {
+    expect(() => pluginEventsTable({ X: [{ resource: 'Gadget', actionType: ActionType.Add }] })).toThrow(
+      PluginEventsError,
+    );
+    expect(() => pluginEventsTable({ X: [{ resource: 'Node', actionType: 1 << 12 }] })).toThrow(PluginEventsError);
+    expect(pluginEventsTable({ X: [{ resource: '*', actionType: ActionType.All }] })).toEqual({
+      X: [{ resource: '*', actionType: ActionType.All }],
+    });
   });
 });
 

@@ -22,21 +22,29 @@ export const ActionType = {
   Update: ((1 << 12) - 1) & ~((1 << 0) | (1 << 1)),
 } as const;
 
-/** framework.EventResource; `*` is the wildcard. */
-export type EventResource =
-  | 'Pod'
-  | 'Node'
-  | 'PersistentVolume'
-  | 'PersistentVolumeClaim'
-  | 'CSINode'
-  | 'CSIDriver'
-  | 'CSIStorageCapacity'
-  | 'StorageClass'
-  | 'VolumeAttachment'
-  | 'ResourceClaim'
-  | 'ResourceSlice'
-  | 'DeviceClass'
-  | '*';
+/** framework.EventResource values; `*` is the wildcard. */
+export const EVENT_RESOURCES = [
+  'Pod',
+  'Node',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'CSINode',
+  'CSIDriver',
+  'CSIStorageCapacity',
+  'StorageClass',
+  'VolumeAttachment',
+  'ResourceClaim',
+  'ResourceSlice',
+  'DeviceClass',
+  '*',
+] as const;
+
+/** framework.EventResource. */
+export type EventResource = (typeof EVENT_RESOURCES)[number];
+
+export function isEventResource(name: string): name is EventResource {
+  return (EVENT_RESOURCES as readonly string[]).includes(name);
+}
 
 /** framework.ClusterEvent: a resource, what happened to it (ActionType bits) and a label for logs. */
 export interface ClusterEvent {

@@ -3,6 +3,12 @@
 //! terms of both as a score. Counts come from the cluster's matcher and term indexes.
 
 use crate::cluster::{Cluster, NodeEntry};
+use crate::events::action_type::{ADD, DELETE, UPDATE_POD_LABEL};
+use crate::events::{
+    on, ClusterEvent,
+    EventResource::{Node, Pod},
+    NODE_ADD,
+};
 use crate::hash::FxHashMap;
 use crate::intern::Sym;
 use crate::matcher_cache::MatcherKey;
@@ -12,6 +18,11 @@ use crate::status::{Code, Failure, Reason};
 use crate::term_index::TermKind;
 
 pub const NAME: &str = "InterPodAffinity";
+
+/// `EventsToRegister` (interpodaffinity/plugin.go): pods appearing, relabelled or leaving; nodes
+/// appearing or relabelled.
+pub const EVENTS_TO_REGISTER: &[ClusterEvent] =
+    &[on(Pod, ADD | UPDATE_POD_LABEL | DELETE), on(Node, NODE_ADD)];
 
 /// `config.DefaultHardPodAffinityWeight` (pkg/scheduler/apis/config/v1/defaults.go).
 pub const DEFAULT_HARD_POD_AFFINITY_WEIGHT: i64 = 1;

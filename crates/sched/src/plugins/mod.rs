@@ -1,8 +1,12 @@
-//! One module per scheduler plugin, named as in `pkg/scheduler/framework/plugins/`.
+//! One module per scheduler plugin, named as in `pkg/scheduler/framework/plugins/`; each plugin
+//! that may reject a pod declares the cluster events that may undo it (`EVENTS_TO_REGISTER`).
+
+use crate::events::ClusterEvent;
 
 pub mod default_normalize;
 pub mod default_preemption;
 pub mod image_locality;
+pub mod inert;
 pub mod inter_pod_affinity;
 pub mod node_affinity;
 pub mod node_name;
@@ -34,20 +38,31 @@ pub enum PluginId {
     ImageLocality,
 }
 
-/// Default-profile plugins that have nothing to do without volumes, DRA or gates; accepted in
-/// profiles and ignored (`pkg/scheduler/apis/config/v1/default_plugins.go`).
-pub const INERT_PLUGINS: &[&str] = &[
-    "SchedulingGates",
-    "VolumeRestrictions",
-    "EBSLimits",
-    "GCEPDLimits",
-    "NodeVolumeLimits",
-    "AzureDiskLimits",
-    "VolumeBinding",
-    "VolumeZone",
-    "DynamicResources",
-    "DefaultBinder",
-];
+pub use inert::INERT_PLUGINS;
+
+/// The events plugin `name` registers (`EnqueueExtensions.EventsToRegister`). `None` for a plugin
+/// that registers no enqueue extensions: only PreEnqueue, PreFilter, Filter, Reserve and Permit
+/// plugins do (`shouldHaveEnqueueExtensions` in pkg/scheduler/framework/runtime/framework.go), so
+/// score-only plugins, PrioritySort and DefaultBinder have none.
+pub fn events_to_register(name: &str) -> Option<&'static [ClusterEvent]> {
+    let Some(id) = PluginId::parse(name) else {
+        return inert::events_to_register(name);
+    };
+    Some(match id {
+        PluginId::NodeUnschedulable => node_unschedulable::EVENTS_TO_REGISTER,
+        PluginId::NodeName => node_name::EVENTS_TO_REGISTER,
+        PluginId::TaintToleration => taint_toleration::EVENTS_TO_REGISTER,
+        PluginId::NodeAffinity => node_affinity::EVENTS_TO_REGISTER,
+        PluginId::NodePorts => node_ports::EVENTS_TO_REGISTER,
+        PluginId::NodeResourcesFit => node_resources_fit::EVENTS_TO_REGISTER,
+        PluginId::PodTopologySpread => pod_topology_spread::EVENTS_TO_REGISTER,
+        PluginId::InterPodAffinity => inter_pod_affinity::EVENTS_TO_REGISTER,
+        PluginId::DefaultPreemption => default_preemption::EVENTS_TO_REGISTER,
+        PluginId::PrioritySort
+        | PluginId::NodeResourcesBalancedAllocation
+        | PluginId::ImageLocality => return None,
+    })
+}
 
 impl PluginId {
     pub const ALL: [PluginId; 12] = [
@@ -101,6 +116,11 @@ impl PluginId {
         )
     }
 
+    /// The bit of this plugin in a [`PluginIdSet`].
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+
     pub fn has_score(self) -> bool {
         matches!(
             self,
@@ -112,5 +132,66 @@ impl PluginId {
                 | PluginId::NodeResourcesBalancedAllocation
                 | PluginId::ImageLocality
         )
+    }
+}
+
+/// A set of plugins, as `sets.Set[string]` of plugin names in kube-scheduler (a bit per
+/// [`PluginId`], so adding one per failing node costs nothing).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct PluginIdSet(u16);
+
+impl PluginIdSet {
+    pub fn insert(&mut self, id: PluginId) {
+        self.0 |= id.bit();
+    }
+
+    pub fn contains(self, id: PluginId) -> bool {
+        self.0 & id.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The names sorted as strings, as `sets.List` returns them.
+    pub fn names(self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = PluginId::ALL
+            .into_iter()
+            .filter(|&id| self.contains(id))
+            .map(PluginId::name)
+            .collect();
+        names.sort_unstable();
+        names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plugin_id_sets_list_their_names_sorted() {
+        let mut set = PluginIdSet::default();
+        assert!(set.is_empty());
+        for id in [
+            PluginId::TaintToleration,
+            PluginId::NodeResourcesFit,
+            PluginId::ImageLocality,
+            PluginId::NodeResourcesFit,
+        ] {
+            set.insert(id);
+        }
+        assert!(set.contains(PluginId::ImageLocality));
+        assert!(!set.contains(PluginId::NodeName));
+        assert_eq!(
+            set.names(),
+            ["ImageLocality", "NodeResourcesFit", "TaintToleration"]
+        );
+        // Every plugin has a bit of its own.
+        let mut all = PluginIdSet::default();
+        for id in PluginId::ALL {
+            all.insert(id);
+        }
+        assert_eq!(all.names().len(), PluginId::ALL.len());
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::cluster::NodeEntry;
 use crate::error::SchedError;
+use crate::events::{on, ClusterEvent, EventResource::Node, NODE_ADD};
 use crate::intern::{Interner, Sym};
 use crate::node_selector::{
     CompiledTerm, NodeSelectorTerm, PreferredSchedulingTerm, RequiredNodeAffinity,
@@ -13,6 +14,9 @@ use crate::pod_info::PodInfo;
 use crate::status::{Code, Failure, Reason};
 
 pub const NAME: &str = "NodeAffinity";
+
+/// `EventsToRegister` (nodeaffinity/node_affinity.go): a new node or changed node labels.
+pub const EVENTS_TO_REGISTER: &[ClusterEvent] = &[on(Node, NODE_ADD)];
 
 /// `NodeAffinityArgs.addedAffinity`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

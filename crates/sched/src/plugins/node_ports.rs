@@ -3,12 +3,22 @@
 //! are equal.
 
 use crate::cluster::NodeEntry;
+use crate::events::action_type::DELETE;
+use crate::events::{
+    on, ClusterEvent,
+    EventResource::{Node, Pod},
+    NODE_ADD,
+};
 use crate::intern::Sym;
 use crate::plugins::PluginId;
 use crate::pod_info::HostPort;
 use crate::status::{Code, Failure, Reason};
 
 pub const NAME: &str = "NodePorts";
+
+/// `EventsToRegister` (nodeports/node_ports.go): an assigned pod going away frees its host ports;
+/// or a new node.
+pub const EVENTS_TO_REGISTER: &[ClusterEvent] = &[on(Pod, DELETE), on(Node, NODE_ADD)];
 
 #[inline]
 pub fn filter(wanted: &[HostPort], node: &NodeEntry, any_ip: Sym) -> Option<Failure> {

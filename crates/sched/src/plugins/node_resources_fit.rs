@@ -5,6 +5,12 @@ use std::collections::BTreeSet;
 
 use crate::cluster::{NodeEntry, WellKnown};
 use crate::error::SchedError;
+use crate::events::action_type::{DELETE, UPDATE_NODE_ALLOCATABLE, UPDATE_POD_SCALE_DOWN};
+use crate::events::{
+    on, ClusterEvent,
+    EventResource::{Node, Pod},
+    NODE_ADD,
+};
 use crate::intern::{Interner, Sym};
 use crate::plugins::{PluginId, MAX_NODE_SCORE};
 use crate::pod_info::PodInfo;
@@ -13,6 +19,14 @@ use crate::{is_extended_resource_name, NodeResources, Resource};
 
 /// Plugin name, as in the scheduler configuration.
 pub const NAME: &str = "NodeResourcesFit";
+
+/// `EventsToRegister` (noderesources/fit.go): an assigned pod deleted or scaled down
+/// (UpdatePodScaleDown: with InPlacePodVerticalScaling, on by default) frees resources; a new node
+/// or more allocatable adds them.
+pub const EVENTS_TO_REGISTER: &[ClusterEvent] = &[
+    on(Pod, DELETE | UPDATE_POD_SCALE_DOWN),
+    on(Node, NODE_ADD | UPDATE_NODE_ALLOCATABLE),
+];
 
 /// One resource the node is short of, as fit.go's `InsufficientResource`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,6 +4,12 @@
 
 use crate::cluster::{Cluster, NodeEntry, NO_VALUE};
 use crate::error::SchedError;
+use crate::events::action_type::{ADD, DELETE, UPDATE_POD_LABEL};
+use crate::events::{
+    on, ClusterEvent,
+    EventResource::{Node, Pod},
+    NODE_ADD,
+};
 use crate::hash::FxHashMap;
 use crate::intern::{Interner, Sym};
 use crate::matcher_cache::MatcherKey;
@@ -15,6 +21,13 @@ use crate::status::{Code, Failure, Reason};
 use crate::taint::first_untolerated_do_not_schedule;
 
 pub const NAME: &str = "PodTopologySpread";
+
+/// `EventsToRegister` (podtopologyspread/plugin.go): matching pods appearing, relabelled or leaving
+/// change the skew; nodes appearing, leaving or relabelled change the domains.
+pub const EVENTS_TO_REGISTER: &[ClusterEvent] = &[
+    on(Pod, ADD | UPDATE_POD_LABEL | DELETE),
+    on(Node, NODE_ADD | DELETE),
+];
 
 /// `PodTopologySpreadArgs.defaultingType`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

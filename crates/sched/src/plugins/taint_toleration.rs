@@ -3,6 +3,7 @@
 //! normalized reversed (fewer is better).
 
 use crate::cluster::NodeEntry;
+use crate::events::{on, ClusterEvent, EventResource::Node, NODE_ADD};
 use crate::plugins::default_normalize::default_normalize_score;
 use crate::plugins::{PluginId, MAX_NODE_SCORE};
 use crate::pod_info::PodInfo;
@@ -12,6 +13,11 @@ use crate::taint::{
 };
 
 pub const NAME: &str = "TaintToleration";
+
+/// `EventsToRegister` (tainttoleration/taint_toleration.go): a new node or changed taints. A pod
+/// gaining a toleration is registered only with hints on; off, the pod's own update retries it
+/// (Update → isPodUpdated).
+pub const EVENTS_TO_REGISTER: &[ClusterEvent] = &[on(Node, NODE_ADD)];
 
 #[inline]
 pub fn filter(pod: &PodInfo, node: &NodeEntry) -> Option<Failure> {
