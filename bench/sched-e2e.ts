@@ -11,7 +11,7 @@
 import type { KubeObject } from '../ts/api/meta.js';
 import type { SchedulingExplanation } from '../ts/apiserver/scheduling-explanation.js';
 import { createApiServer } from '../ts/apiserver/server.js';
-import { parseTokenFile } from '../ts/apiserver/tokens.js';
+import { parseTokenFile } from '../ts/apiserver/authn/tokens.js';
 import { type Client, createClient, RESOURCES } from '../ts/client/index.js';
 import { inProcessTransport } from '../ts/client/transport.js';
 import { type CycleResult, Scheduler } from '../ts/scheduler/loop/index.js';

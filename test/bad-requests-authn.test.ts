@@ -11,7 +11,7 @@ import {
   importServiceAccountKey,
   serviceAccountClaims,
   signServiceAccountToken,
-} from '../ts/apiserver/service-account-jwt.js';
+} from '../ts/apiserver/authn/service-account-jwt.js';
 import { UNAUTHORIZED } from '../ts/apiserver/test-support.js';
 import { UpCluster } from './support/up.js';
 

@@ -12,7 +12,7 @@ import type { StatusCause } from '../ts/api/meta.js';
 import { createAuthorizer } from '../ts/apiserver/auth/authorizer.js';
 import { createApiServer } from '../ts/apiserver/server.js';
 import { type TestServer, TOKEN, testRequest, testServer } from '../ts/apiserver/test-support.js';
-import { parseTokenFile } from '../ts/apiserver/tokens.js';
+import { parseTokenFile } from '../ts/apiserver/authn/tokens.js';
 import { VirtualClock } from '../ts/sim/clock.js';
 import { WasmStorage } from '../ts/storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../ts/wasm/node.js';

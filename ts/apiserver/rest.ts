@@ -45,6 +45,7 @@ import {
   type ServiceAllocators,
 } from './allocators/service-allocation.js';
 import { APPLY_PATCH_TYPE, applyWrite, managerOrUserAgent, parseApplyPatch, recordWrite } from './apply/request.js';
+import type { UserInfo } from './authn/tokens.js';
 import { decodeStored, type Encoded, encodeForStorage, encodeStored, parseJsonObject, storedAnswer } from './codec.js';
 import { isCrdResource, markCrdDeleting } from './crd/delete.js';
 import { checkUnknownFields, type FieldValidation, withPatchSource, withRawJson } from './field-validation.js';
@@ -74,7 +75,6 @@ import {
   specChanged,
 } from './strategy.js';
 import { toTable, wantsTable } from './table.js';
-import type { UserInfo } from './tokens.js';
 
 export interface RestContext {
   storage: Storage;

@@ -32,6 +32,7 @@ import type { StoredObject } from '../storage/storage.js';
 import { requestAttributes } from './admission/chain.js';
 import { decodeForRewrite, decodeStored, encodeForStorage, parseJsonObject } from './codec.js';
 import { checkUnknownFields, withPatchSource, withRawJson } from './field-validation.js';
+import type { Incoming } from './incoming.js';
 import { rfc3339 } from './names.js';
 import type { Json } from './patch.js';
 import { getPodLog, type KubeletLogs } from './pod-log.js';
@@ -58,7 +59,6 @@ import {
   updateWith,
   writeOptions,
 } from './rest.js';
-import type { Incoming } from './server.js';
 import { toTable, wantsTable } from './table.js';
 import { createTokenRequest, type TokenIssuer } from './token-request.js';
 

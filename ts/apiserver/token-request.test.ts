@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importServiceAccountKey, verifyServiceAccountToken } from './service-account-jwt.js';
+import { importServiceAccountKey, verifyServiceAccountToken } from './authn/service-account-jwt.js';
 import { testServer } from './test-support.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read response documents freely
@@ -162,10 +162,10 @@ describe('serviceaccounts/token', () => {
   });
 
   it('signs with the configured key', async () => {
-    const { generateServiceAccountKeyPem } = await import('./service-account-jwt.js');
+    const { generateServiceAccountKeyPem } = await import('./authn/service-account-jwt.js');
     const key = await importServiceAccountKey(await generateServiceAccountKeyPem());
     const { createApiServer } = await import('./server.js');
-    const { parseTokenFile } = await import('./tokens.js');
+    const { parseTokenFile } = await import('./authn/tokens.js');
     const { VirtualClock } = await import('../sim/clock.js');
     const { WasmStorage } = await import('../storage/wasm/wasm-storage.js');
     const { loadKubewasm } = await import('../wasm/node.js');

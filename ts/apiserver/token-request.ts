@@ -7,6 +7,13 @@
 import { type ErrorList, FieldPath, invalid, tooLong } from '../api/field-errors.js';
 import type { KubeObject } from '../api/meta.js';
 import { newBadRequest, newConflict, newInvalid, newNotFound, StatusError } from '../api/status.js';
+import {
+  type ClaimRef,
+  DEFAULT_SERVICE_ACCOUNT_ISSUER,
+  type ServiceAccountKey,
+  serviceAccountClaims,
+  signServiceAccountToken,
+} from './authn/service-account-jwt.js';
 import { decodeStored, parseJsonObject } from './codec.js';
 import { checkUnknownFields } from './field-validation.js';
 import { newUid, rfc3339 } from './names.js';
@@ -23,13 +30,6 @@ import {
   storageCall,
   writeOptions,
 } from './rest.js';
-import {
-  type ClaimRef,
-  DEFAULT_SERVICE_ACCOUNT_ISSUER,
-  type ServiceAccountKey,
-  serviceAccountClaims,
-  signServiceAccountToken,
-} from './service-account-jwt.js';
 
 /** What the token subresource signs with: the key, the issuer and the API audiences. */
 export interface TokenIssuer {

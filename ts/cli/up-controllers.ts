@@ -5,13 +5,14 @@
  * namespace controller, the garbage collector and the system namespaces controller, all on the
  * in-process client.
  */
+
+import { parseGoDuration } from '../api/go-duration.js';
 import { IpRange } from '../apiserver/allocators/ip-range.js';
 import { parsePortRange } from '../apiserver/allocators/port-range.js';
 import {
   DEFAULT_SERVICE_CLUSTER_IP_RANGE,
   DEFAULT_SERVICE_NODE_PORT_RANGE,
 } from '../apiserver/allocators/service-allocation.js';
-import { parseGoDuration } from '../apiserver/protection.js';
 import { RESOURCES } from '../apiserver/resources.js';
 import type { Client } from '../client/client.js';
 import type { ResourceType } from '../client/resources.js';

@@ -14,6 +14,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseGoDuration } from '../api/go-duration.js';
 import {
   ADMISSION_FLAG_SPEC,
   ADMISSION_FLAG_USAGE,
@@ -21,6 +22,8 @@ import {
   admissionFlagOptions,
 } from '../apiserver/admission/plugins.js';
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
+import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/authn/service-account-jwt.js';
+import { parseTokenFile, tokenFileLine, type UserInfo } from '../apiserver/authn/tokens.js';
 import {
   APISERVER_USER,
   KUBE_CONTROLLER_MANAGER_USER,
@@ -28,12 +31,10 @@ import {
   SYSTEM_PRIVILEGED_GROUP,
 } from '../apiserver/authn/user.js';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
+import type { ProtectionOptions } from '../apiserver/config.js';
 import { serveHttp2 } from '../apiserver/node/http2.js';
-import { type ProtectionOptions, parseGoDuration } from '../apiserver/protection.js';
 import { createApiServer } from '../apiserver/server.js';
-import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/service-account-jwt.js';
 import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/strategy.js';
-import { parseTokenFile, tokenFileLine, type UserInfo } from '../apiserver/tokens.js';
 import { type Client, createClient } from '../client/client.js';
 import { controllerTransport } from '../client/controller-transport.js';
 import { serviceAccountTokenSource, type TokenSource } from '../client/token-source.js';

@@ -9,7 +9,7 @@ import { rfc3339 } from '../names.js';
 import type { ResourceInfo } from '../resources.js';
 import { jsonResponse } from '../response.js';
 import { decodeCreateBody } from '../rest.js';
-import type { UserInfo } from '../tokens.js';
+import type { UserInfo } from './tokens.js';
 
 export const AUTHENTICATION_GROUP = 'authentication.k8s.io';
 

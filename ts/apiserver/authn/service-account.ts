@@ -14,8 +14,8 @@ import {
   type ObjectLookup,
   type ServiceAccountKey,
   verifyServiceAccountToken,
-} from '../service-account-jwt.js';
-import type { UserInfo } from '../tokens.js';
+} from './service-account-jwt.js';
+import type { UserInfo } from './tokens.js';
 
 /** A token authenticator's answer: a user (with the audiences it is good for), an error, or not ours. */
 export type TokenResult = { user: UserInfo; audiences?: string[] } | { error: string } | Record<string, never>;

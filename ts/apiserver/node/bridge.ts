@@ -12,9 +12,10 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { newRequestEntityTooLarge, toStatus } from '../../api/status.js';
 import type { ServingTls } from '../certs.js';
-import { MAX_REQUEST_BODY_BYTES } from '../protection.js';
+import type { DirectCall } from '../incoming.js';
+import { MAX_REQUEST_BODY_BYTES } from '../incoming.js';
 import { bufferedBody } from '../response.js';
-import type { ApiServer, DirectCall } from '../server.js';
+import type { ApiServer } from '../server.js';
 import { connectionInfo } from './peer-certificate.js';
 import { webSocketWatchHandler } from './watch-websocket.js';
 
