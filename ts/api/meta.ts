@@ -187,6 +187,9 @@ export interface Preconditions {
 
 export type DeletionPropagation = 'Orphan' | 'Background' | 'Foreground';
 
+/** The `fieldValidation` directives of a write (metav1.FieldValidationIgnore/Warn/Strict, types.go). */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
 export interface DeleteOptions extends TypeMeta {
   gracePeriodSeconds?: number;
   preconditions?: Preconditions;

@@ -8,8 +8,8 @@
 import { type ErrorList, FieldPath, forbidden, invalid } from '../api/field-errors.js';
 import type { KubeObject, StatusReason } from '../api/meta.js';
 import { newBadRequest, newInternalError, newInvalid, newNotFound, StatusError } from '../api/status.js';
-import { decodeStored } from './codec.js';
-import { goTimeParseError } from './go-decoder.js';
+import { decodeStored } from './decode/codec.js';
+import { goTimeParseError } from './decode/go-decoder.js';
 import { getReadAt } from './read-options.js';
 import { findResource, objectKey } from './resources.js';
 import { type ResourceRequest, type RestContext, storageCall } from './rest.js';

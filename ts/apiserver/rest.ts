@@ -8,6 +8,7 @@ import {
   type DeleteOptions,
   FINALIZER_DELETE_DEPENDENTS,
   FINALIZER_ORPHAN_DEPENDENTS,
+  type FieldValidation,
   type KubeObject,
   type ObjectMeta,
   type Preconditions,
@@ -46,9 +47,17 @@ import {
 } from './allocators/service-allocation.js';
 import { APPLY_PATCH_TYPE, applyWrite, managerOrUserAgent, parseApplyPatch, recordWrite } from './apply/request.js';
 import type { UserInfo } from './authn/tokens.js';
-import { decodeStored, type Encoded, encodeForStorage, encodeStored, parseJsonObject, storedAnswer } from './codec.js';
 import { isCrdResource, markCrdDeleting } from './crd/delete.js';
-import { checkUnknownFields, type FieldValidation, withPatchSource, withRawJson } from './field-validation.js';
+import {
+  decodeStored,
+  type Encoded,
+  encodeForStorage,
+  encodeStored,
+  parseJsonObject,
+  storedAnswer,
+} from './decode/codec.js';
+import { checkUnknownFields, withPatchSource, withRawJson } from './decode/field-validation.js';
+import { checkTypeMeta, metaOf } from './decode/type-meta.js';
 import { validateKind, validateKindUpdate } from './kind-validation.js';
 import { generateName, newUid, rfc3339 } from './names.js';
 import {
@@ -64,7 +73,6 @@ import { type Json, jsonPatch, mergePatch } from './patch.js';
 import { getReadAt, listReadAt, parseSelectors, selects } from './read-options.js';
 import { collectionPrefix, groupVersion, objectKey, type ResourceInfo } from './resources.js';
 import { jsonResponse } from './response.js';
-import schemeKinds from './scheme-kinds.k8s.json' with { type: 'json' };
 import { strategicMergePatch } from './strategic-merge.js';
 import {
   applyVersionDefaults,
@@ -154,61 +162,6 @@ export function fieldValidation(opts: WriteOptions): FieldValidation {
 
 export const isDryRun = (opts: WriteOptions): boolean => (opts.dryRun ?? []).includes('All');
 
-/** The Go package of a group's internal types: `core` for the core group, else the group's first label. */
-const internalPackage = (group: string): string => (group === '' ? 'core' : (group.split('.')[0] ?? group));
-
-/** Every group/version/kind kube-apiserver's scheme knows (scheme-kinds.k8s.json, from Kubernetes itself). */
-const SCHEME_KINDS: ReadonlySet<string> = new Set(schemeKinds.kinds);
-
-/**
- * The name kube-apiserver's scheme has in its errors (runtime.NewScheme's call site,
- * pkg/api/legacyscheme/scheme.go line 30, as a release build names it).
- */
-const LEGACY_SCHEME = 'pkg/api/legacyscheme/scheme.go:30';
-
-/**
- * The body's apiVersion and kind, defaulted from the URL where absent, as the create and update
- * handlers decode them (runtime/serializer/json, handlers/create.go): the URL's own decode; a kind
- * the scheme does not know is "no kind … is registered" and another known kind fails converting
- * into the URL's type (both through transformDecodeError: "<Kind> in version "<v>" cannot be
- * handled as a <Kind>: …"); the URL's kind in another known version decodes, then is refused for
- * its version. Custom resources check only the version and kind they are served as.
- */
-export function checkTypeMeta(
-  info: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'custom'>,
-  body: Record<string, unknown>,
-): void {
-  const want = groupVersion(info);
-  // gvkWithDefaults: what the body leaves out (or empty) is the URL's.
-  const orURL = (v: unknown, url: string): string => (v === undefined || v === '' ? url : String(v));
-  const apiVersion = orURL(body.apiVersion, want);
-  const kind = orURL(body.kind, info.kind);
-  if (apiVersion !== want || kind !== info.kind) {
-    if (info.custom === undefined) {
-      const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
-      const cannot = `${kind} in version "${version}" cannot be handled as a ${info.kind}`;
-      if (!SCHEME_KINDS.has(`${apiVersion}/${kind}`)) {
-        throw newBadRequest(
-          `${cannot}: no kind "${kind}" is registered for version "${apiVersion}" in scheme "${LEGACY_SCHEME}"`,
-        );
-      }
-      if (kind !== info.kind) {
-        throw newBadRequest(
-          `${cannot}: converting (${version}.${kind}) to (${internalPackage(info.group)}.${info.kind}): unknown conversion`,
-        );
-      }
-    }
-    if (apiVersion !== want) {
-      throw newBadRequest(
-        `the API version in the data (${apiVersion}) does not match the expected API version (${want})`,
-      );
-    }
-    throw newBadRequest(`the kind in the data (${kind}) does not match the expected kind (${info.kind})`);
-  }
-  body.apiVersion = want;
-  body.kind = info.kind;
-}
-
 /**
  * A create's body as the create handlers check it first: CreateOptions from the query, a JSON
  * object of `info`'s apiVersion and kind, unknown fields as fieldValidation says (their warnings).
@@ -224,17 +177,6 @@ export function decodeCreateBody(
   checkTypeMeta(info, body);
   const warnings = checkUnknownFields(info, body, fieldValidation(opts));
   return { opts, body, warnings };
-}
-
-export function metaOf(body: Record<string, unknown>): ObjectMeta {
-  const m = body.metadata;
-  if (m === undefined || m === null) {
-    const meta: ObjectMeta = {};
-    body.metadata = meta;
-    return meta;
-  }
-  if (typeof m !== 'object' || Array.isArray(m)) throw newBadRequest('metadata must be an object');
-  return m as ObjectMeta;
 }
 
 function ruleOf(info: ResourceInfo) {

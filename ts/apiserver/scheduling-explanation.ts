@@ -17,7 +17,7 @@ import { type FieldError, FieldPath, invalid, required } from '../api/field-erro
 import type { KubeObject } from '../api/meta.js';
 import { newInvalid, newMethodNotAllowed, newNotFound, newServiceUnavailable } from '../api/status.js';
 import type { Explanation } from '../wasm/scheduler.js';
-import { parseJsonObject } from './codec.js';
+import { parseJsonObject } from './decode/codec.js';
 import { jsonResponse } from './response.js';
 
 export const SCHEDULING_GROUP = 'scheduling.kubewasm.io';

@@ -30,8 +30,9 @@ import {
 } from '../api/validation/request-namespace.js';
 import type { StoredObject } from '../storage/storage.js';
 import { requestAttributes } from './admission/chain.js';
-import { decodeForRewrite, decodeStored, encodeForStorage, parseJsonObject } from './codec.js';
-import { checkUnknownFields, withPatchSource, withRawJson } from './field-validation.js';
+import { decodeForRewrite, decodeStored, encodeForStorage, parseJsonObject } from './decode/codec.js';
+import { checkUnknownFields, withPatchSource, withRawJson } from './decode/field-validation.js';
+import { checkTypeMeta, metaOf } from './decode/type-meta.js';
 import type { Incoming } from './incoming.js';
 import { rfc3339 } from './names.js';
 import type { Json } from './patch.js';
@@ -42,14 +43,12 @@ import { jsonResponse } from './response.js';
 import {
   applyPatch,
   checkOptions,
-  checkTypeMeta,
   decodeCreateBody,
   deleteOne,
   deleteOptions,
   fieldValidation,
   getObject,
   isDryRun,
-  metaOf,
   parsePatchRequest,
   patchObject,
   type ResourceRequest,

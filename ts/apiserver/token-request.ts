@@ -14,17 +14,16 @@ import {
   serviceAccountClaims,
   signServiceAccountToken,
 } from './authn/service-account-jwt.js';
-import { decodeStored, parseJsonObject } from './codec.js';
-import { checkUnknownFields } from './field-validation.js';
+import { decodeStored, parseJsonObject } from './decode/codec.js';
+import { checkUnknownFields } from './decode/field-validation.js';
+import { checkTypeMeta, metaOf } from './decode/type-meta.js';
 import { newUid, rfc3339 } from './names.js';
 import { getReadAt } from './read-options.js';
 import { bodyKind, findResource, objectKey } from './resources.js';
 import { jsonResponse } from './response.js';
 import {
   checkOptions,
-  checkTypeMeta,
   fieldValidation,
-  metaOf,
   type ResourceRequest,
   type RestContext,
   storageCall,

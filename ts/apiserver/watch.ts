@@ -22,7 +22,7 @@ import { toStatus } from '../api/status.js';
 import { interpretStorageError } from '../api/storage-errors.js';
 import { StorageError } from '../storage/errors.js';
 import type { Storage, Watch, WatchEvent } from '../storage/storage.js';
-import { decodeStored } from './codec.js';
+import { decodeStored } from './decode/codec.js';
 import { parseSelectors, type Selectors, selects, watchStart } from './read-options.js';
 import { collectionPrefix, groupVersion, objectKey, type ResourceInfo } from './resources.js';
 import { JSON_TYPE } from './response.js';

@@ -6,7 +6,7 @@
  */
 import { StorageError } from '../../storage/errors.js';
 import type { Storage } from '../../storage/storage.js';
-import { decodeStored } from '../codec.js';
+import { decodeStored } from '../decode/codec.js';
 import { getReadAt } from '../read-options.js';
 import { findResource, objectKey } from '../resources.js';
 import {

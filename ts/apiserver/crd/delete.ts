@@ -8,7 +8,7 @@
 import type { DeleteOptions, KubeObject } from '../../api/meta.js';
 import { newConflict, newNotFound } from '../../api/status.js';
 import type { StoredObject } from '../../storage/storage.js';
-import { decodeStored, encodeForStorage } from '../codec.js';
+import { decodeStored, encodeForStorage } from '../decode/codec.js';
 import { rfc3339 } from '../names.js';
 import { objectKey, type ResourceInfo } from '../resources.js';
 import type { RestContext } from '../rest.js';

@@ -9,7 +9,7 @@ import type { DeleteOptions } from '../../api/meta.js';
 import { StatusError } from '../../api/status.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
-import { decodeStored } from '../codec.js';
+import { decodeStored } from '../decode/codec.js';
 import { collectionPrefix, type ResourceInfo } from '../resources.js';
 import { deleteOne, type RestContext } from '../rest.js';
 import { customResourceStorage } from './cr-storage.js';

@@ -7,8 +7,9 @@
 import { FieldPath, invalid } from '../../api/field-errors.js';
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, newNotFound } from '../../api/status.js';
-import { decodeStored, parseJsonObject } from '../codec.js';
-import { checkUnknownFields, withPatchSource, withRawJson } from '../field-validation.js';
+import { decodeStored, parseJsonObject } from '../decode/codec.js';
+import { checkUnknownFields, withPatchSource, withRawJson } from '../decode/field-validation.js';
+import { checkTypeMeta, metaOf } from '../decode/type-meta.js';
 import type { Json } from '../patch.js';
 import { getReadAt } from '../read-options.js';
 import { objectKey, type ResourceInfo, SCALE_KIND } from '../resources.js';
@@ -16,9 +17,7 @@ import { jsonResponse } from '../response.js';
 import {
   applyPatch,
   checkOptions,
-  checkTypeMeta,
   fieldValidation,
-  metaOf,
   parsePatchRequest,
   type ResourceRequest,
   type RestContext,

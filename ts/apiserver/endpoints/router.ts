@@ -4,27 +4,21 @@
  * resources — the resource and its served version found, the create-only resources answered by
  * their own REST, every other request through the REST handlers by verb and subresource.
  */
-import {
-  newBadRequest,
-  newMethodNotAllowed,
-  newMethodNotSupported,
-  newPathNotFound,
-  newRequestEntityTooLarge,
-  newUnsupportedMediaType,
-} from '../../api/status.js';
+import { newMethodNotAllowed, newMethodNotSupported, newPathNotFound } from '../../api/status.js';
 import { accessReviewKind, handleAccessReview } from '../auth/access-review.js';
 import { rbacWriteCheck } from '../auth/enforce.js';
 import { handleSelfSubjectReview } from '../authn/self-subject-review.js';
 import { JWKS_PATH, jwks, OPENID_CONFIG_PATH, openIdConfiguration } from '../authn/service-account-jwt.js';
 import { handleTokenReview } from '../authn/token-review.js';
 import type { UserInfo } from '../authn/tokens.js';
-import { asDecodeErrorOf, parseJsonObject, YAML_TYPE, yamlToJson } from '../codec.js';
 import type { ServerConfig } from '../config.js';
 import { versionedStorage } from '../conversion.js';
 import { customResourceStorage } from '../crd/cr-storage.js';
 import { customOpenApiDocument, customOpenApiIndex } from '../crd/openapi.js';
 import { refuseStrategicMergePatch } from '../crd/patch-types.js';
 import { handleCustomScale } from '../crd/scale.js';
+import { bodyAsJson, checkPatchBody } from '../decode/body.js';
+import { asDecodeErrorOf } from '../decode/codec.js';
 import {
   AGGREGATED_DISCOVERY_TYPE,
   aggregatedDiscovery,
@@ -35,11 +29,9 @@ import {
 } from '../discovery.js';
 import type { Handler } from '../filters/chain.js';
 import { parseResourcePath } from '../filters/request-info.js';
-import { scanJson } from '../go-json.js';
 import type { Incoming } from '../incoming.js';
 import { loadOpenApiData } from '../openapi/data.js';
 import { openApiDocument, openApiIndex } from '../openapi/documents.js';
-import { PROTOBUF_TYPE, protobufBodyToJson } from '../protobuf/decode.js';
 import { findResource, type ResourceInfo } from '../resources.js';
 import { jsonResponse } from '../response.js';
 import {
@@ -56,31 +48,6 @@ import {
 import { handleSchedulingExplanation, isSchedulingExplanation } from '../scheduling-explanation.js';
 import { handleSubresource } from '../subresources.js';
 import { watchObjects } from '../watch.js';
-
-/** maxJSONPatchOperations (k8s.io/apiserver pkg/endpoints/handlers/patch.go). */
-export const MAX_JSON_PATCH_OPERATIONS = 10000;
-
-/**
- * A PATCH body checked as kube-apiserver decodes it (handlers/patch.go): JSON syntax and nesting
- * with the texts of each patch type's decoder, and at most 10000 JSON patch operations (413).
- */
-function checkPatchBody(contentType: string, text: string): void {
-  const type = contentType.split(';')[0]?.trim() ?? '';
-  const scan = scanJson(text);
-  if (type === 'application/json-patch+json') {
-    if (scan.error !== undefined) throw newBadRequest(scan.error);
-    const ops: unknown = JSON.parse(text);
-    if (Array.isArray(ops) && ops.length > MAX_JSON_PATCH_OPERATIONS) {
-      throw newRequestEntityTooLarge(
-        `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
-      );
-    }
-  } else if (scan.error !== undefined) {
-    // evanphx/json-patch ErrBadJSONPatch for merge patches, mergepatch.ErrBadJSONDoc for strategic ones.
-    if (type === 'application/merge-patch+json') throw newBadRequest('Invalid JSON Patch');
-    if (type === 'application/strategic-merge-patch+json') throw newBadRequest('invalid JSON document');
-  }
-}
 
 /** The routes of a server: a Handler for the end of the chain. */
 export function apiRoutes(config: ServerConfig): Handler {
@@ -195,27 +162,7 @@ export function apiRoutes(config: ServerConfig): Handler {
      * The request body as JSON text, read to the body limit (413); YAML and protobuf converted.
      * `kind` (creates and updates) checks it decodes as one, with the apiserver's decode errors.
      */
-    const body = async (kind?: string): Promise<string> => {
-      const type = (request.headers.get('Content-Type') ?? '').split(';')[0]?.trim() ?? '';
-      if (
-        type !== '' &&
-        type !== 'application/json' &&
-        type !== '*/*' &&
-        type !== YAML_TYPE &&
-        type !== PROTOBUF_TYPE
-      ) {
-        throw newUnsupportedMediaType(['application/json', YAML_TYPE, PROTOBUF_TYPE]);
-      }
-      if (type === PROTOBUF_TYPE) return protobufBodyToJson(await request.bytes(config.maxBodyBytes));
-      const text = await request.textWithin(config.maxBodyBytes);
-      if (type === YAML_TYPE) {
-        const json = yamlToJson(text, kind);
-        // Decode failures of the converted text are reported with the YAML as sent.
-        if (kind !== undefined) parseJsonObject(json, kind, text);
-        return json;
-      }
-      return text;
-    };
+    const body = (kind?: string): Promise<string> => bodyAsJson(request, config.maxBodyBytes, kind);
     /** Creates and updates report a body that does not decode as kube-apiserver does, naming the kind. */
     const decodingAs = async (kind: string, work: () => Promise<Response>): Promise<Response> => {
       try {

@@ -8,7 +8,7 @@
 import { newConflict, newNotFound } from '../../../api/status.js';
 import { StorageError } from '../../../storage/errors.js';
 import type { Storage } from '../../../storage/storage.js';
-import { decodeForRewrite, decodeStored, encodeForStorage } from '../../codec.js';
+import { decodeForRewrite, decodeStored, encodeForStorage } from '../../decode/codec.js';
 import { storedLister } from '../lister.js';
 import { isObj } from './pod-resources.js';
 import { type Quota, quotaFrom } from './quota.js';

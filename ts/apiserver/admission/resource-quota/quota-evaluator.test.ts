@@ -3,7 +3,7 @@ import { StatusError } from '../../../api/status.js';
 import { VirtualClock } from '../../../sim/clock.js';
 import { WasmStorage } from '../../../storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../../../wasm/node.js';
-import { decodeStored, encodeForStorage } from '../../codec.js';
+import { decodeStored, encodeForStorage } from '../../decode/codec.js';
 import { findResource, type ResourceInfo } from '../../resources.js';
 import type { AdmissionAttributes, Operation } from '../types.js';
 import { resourceQuotaPlugin } from './index.js';

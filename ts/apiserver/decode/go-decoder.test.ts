@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { podBodies, runningPodStored } from '../../bench/api-pods.js';
+import { podBodies, runningPodStored } from '../../../bench/api-pods.js';
+import { loadOpenApiData, type OpenApiData, type Schema, schemaOfKind } from '../openapi/data.js';
 import {
   base64ErrorOffset,
   decodeAgainstSchema,
@@ -8,7 +9,6 @@ import {
   parseJsonNode,
 } from './go-decoder.js';
 import { faithfulParse } from './go-json.js';
-import { loadOpenApiData, type OpenApiData, type Schema, schemaOfKind } from './openapi/data.js';
 
 describe('goTimeParseError (time.Parse with RFC 3339 layouts)', () => {
   const layout = '2006-01-02T15:04:05Z07:00';

@@ -18,10 +18,19 @@
  * A clean body — the common case — is proven clean from the parsed value and one scan of the text
  * (go-decoder.ts decodesCleanly); only a body that may have something to report is parsed again.
  */
-import { FieldPath, invalid } from '../api/field-errors.js';
-import { compareGo, goFloat, goQuote } from '../api/go-format.js';
-import { newBadRequest, newInvalid } from '../api/status.js';
-import { checkCustomResourceFields } from './crd/fields.js';
+import { FieldPath, invalid } from '../../api/field-errors.js';
+import { compareGo, goFloat, goQuote } from '../../api/go-format.js';
+import type { FieldValidation } from '../../api/meta.js';
+import { newBadRequest, newInvalid } from '../../api/status.js';
+import {
+  type OpenApiData,
+  openApiDataIfLoaded,
+  SCHEMA_REF_PREFIX,
+  type Schema,
+  schemaOfKind,
+} from '../openapi/data.js';
+import type { ResourceInfo } from '../resources.js';
+import { checkCustomResourceFields } from './custom-resource-fields.js';
 import {
   type DecodeResult,
   decodeAgainstSchema,
@@ -31,10 +40,6 @@ import {
   parseJsonNode,
 } from './go-decoder.js';
 import { faithfulParse } from './go-json.js';
-import { type OpenApiData, openApiDataIfLoaded, SCHEMA_REF_PREFIX, type Schema, schemaOfKind } from './openapi/data.js';
-import type { ResourceInfo } from './resources.js';
-
-export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
 /** The query parameter, checked (`fieldValidation` accepts only the three values). */
 export function parseFieldValidation(value: string | null): FieldValidation {
@@ -78,7 +83,7 @@ export function checkUnknownFields(
   body: Record<string, unknown>,
   policy: FieldValidation,
 ): string[] {
-  // Custom resources: their CRD's structural schema prunes and defaults (crd/fields.ts).
+  // Custom resources: their CRD's structural schema prunes and defaults (custom-resource-fields.ts).
   if (info.custom !== undefined) {
     return checkCustomResourceFields(info, body, policy, patchSources.has(body) ? goJson(body) : undefined);
   }

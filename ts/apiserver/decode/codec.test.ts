@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta.js';
+import type { KubeObject } from '../../api/meta.js';
+import { jsonResponse } from '../response.js';
 import { encodeStored, parseJsonObject, storedAnswer } from './codec.js';
 import { MAX_NESTING_DEPTH, scanJson } from './go-json.js';
-import { jsonResponse } from './response.js';
 
 const deep = (n: number): string => `${'['.repeat(n)}1${']'.repeat(n)}`;
 const message = (text: string): string => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusError } from '../../api/status.js';
+import type { StatusError } from '../../../api/status.js';
 import { protobufBodyToJson } from './decode.js';
 
 // A tiny protobuf writer for the test inputs.

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { StatusError } from '../api/status.js';
-import { checkUnknownFields, type FieldValidation, withPatchSource, withRawJson } from './field-validation.js';
-import { loadOpenApiData } from './openapi/data.js';
-import { findResource, type ResourceInfo } from './resources.js';
+import type { FieldValidation } from '../../api/meta.js';
+import { StatusError } from '../../api/status.js';
+import { loadOpenApiData } from '../openapi/data.js';
+import { findResource, type ResourceInfo } from '../resources.js';
+import { checkUnknownFields, withPatchSource, withRawJson } from './field-validation.js';
 
 beforeAll(async () => {
   await loadOpenApiData();

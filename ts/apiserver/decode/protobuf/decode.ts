@@ -5,7 +5,7 @@
  * dropped, as JSON's omitempty would (gogo-protobuf writes them for non-pointer fields). A field
  * number the schema does not know makes the whole body a 415, so nothing is silently lost.
  */
-import { newUnsupportedMediaType } from '../../api/status.js';
+import { newUnsupportedMediaType } from '../../../api/status.js';
 import { type FieldSpec, MESSAGES } from './schemas.js';
 import { ProtobufError, readFields, type WireField } from './wire.js';
 

@@ -7,9 +7,9 @@
  * merge patches). Beside it the UnmarshalJSON behaviour of IntOrString, Quantity, Time/MicroTime
  * (time.Parse's errors) and []byte (encoding/base64's errors), and the raw-JSON types left alone.
  */
-import { goQuote } from '../api/go-format.js';
-import { parseQuantity } from '../api/validation/kinds/quantity.js';
-import { SCHEMA_REF_PREFIX, type Schema } from './openapi/data.js';
+import { goQuote } from '../../api/go-format.js';
+import { parseQuantity } from '../../api/validation/kinds/quantity.js';
+import { SCHEMA_REF_PREFIX, type Schema } from '../openapi/data.js';
 
 // ---------------------------------------------------------------------------------------------
 // JSON text → a tree that keeps duplicate keys and the literal text of numbers.

@@ -8,11 +8,11 @@
  */
 import { FieldPath, invalid } from '../../api/field-errors.js';
 import { goQuote } from '../../api/go-format.js';
+import type { FieldValidation } from '../../api/meta.js';
 import { OBJECT_META_FIELDS } from '../../api/meta.js';
 import { newBadRequest, newInvalid } from '../../api/status.js';
-import type { FieldValidation } from '../field-validation.js';
+import { applyDefaults, prune } from '../crd/schema-api.js';
 import type { ResourceInfo } from '../resources.js';
-import { applyDefaults, prune } from './schema-api.js';
 
 /**
  * The unknown-field texts for `body` (pruned in place), defaults applied; throws for Strict.
