@@ -28,10 +28,10 @@ import {
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './filters/request-deadline.js';
 import type { ChainConfig } from './handler-chain.js';
 import { MAX_REQUEST_BODY_BYTES } from './incoming.js';
-import type { KubeletLogs } from './pod-log.js';
-import type { RestContext } from './rest.js';
-import type { SchedulingExplainer } from './scheduling-explanation.js';
-import { type TokenIssuer, tokenIssuer } from './token-request.js';
+import type { KubeletLogs } from './registry/core/pods/log.js';
+import { type TokenIssuer, tokenIssuer } from './registry/core/serviceaccounts/token.js';
+import type { RestContext } from './registry/generic/store.js';
+import type { SchedulingExplainer } from './registry/kubewasm/schedulingexplanations/scheduling-explanation.js';
 
 /** The generic server's limits (kube-apiserver's flags of the same names). */
 export interface ProtectionOptions {

@@ -13,7 +13,7 @@ import {
   DEFAULT_SERVICE_CLUSTER_IP_RANGE,
   DEFAULT_SERVICE_NODE_PORT_RANGE,
 } from '../apiserver/allocators/service-allocation.js';
-import { RESOURCES } from '../apiserver/resources.js';
+import { RESOURCES } from '../apiserver/registry/resources.js';
 import type { Client } from '../client/client.js';
 import type { ResourceType } from '../client/resources.js';
 import { CustomResourceTypes } from '../controllers/crd-resources.js';

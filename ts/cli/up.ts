@@ -33,8 +33,8 @@ import {
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
 import type { ProtectionOptions } from '../apiserver/config.js';
 import { serveHttp2 } from '../apiserver/node/http2.js';
+import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/registry/strategies.js';
 import { createApiServer } from '../apiserver/server.js';
-import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/strategy.js';
 import { type Client, createClient } from '../client/client.js';
 import { controllerTransport } from '../client/controller-transport.js';
 import { serviceAccountTokenSource, type TokenSource } from '../client/token-source.js';

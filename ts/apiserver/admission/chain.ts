@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { newForbidden, type StatusError } from '../../api/status.js';
 import type { UserInfo } from '../authn/tokens.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 
 export class AdmissionChain {

@@ -9,7 +9,7 @@
 import { newForbidden, newNotFound, StatusError } from '../../api/status.js';
 import type { Storage, StoredObject } from '../../storage/storage.js';
 import { decodeStored } from '../decode/codec.js';
-import { isNamespaceResource } from '../namespace-lifecycle.js';
+import { isNamespaceResource } from '../registry/core/namespaces/strategy.js';
 import { admissionForbidden } from './chain.js';
 import type { AdmissionDeps } from './deps.js';
 import { storedLister } from './lister.js';

@@ -10,7 +10,7 @@
  */
 
 import type { UserInfo } from '../authn/tokens.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 

@@ -7,8 +7,8 @@
 import { StorageError } from '../../storage/errors.js';
 import type { Storage } from '../../storage/storage.js';
 import { decodeStored } from '../decode/codec.js';
-import { getReadAt } from '../read-options.js';
-import { findResource, objectKey } from '../resources.js';
+import { getReadAt } from '../registry/generic/read-options.js';
+import { findResource, objectKey } from '../registry/resources.js';
 import {
   type LiveObject,
   type ObjectLookup,

@@ -5,7 +5,7 @@
 import type { ErrorList } from '../../api/field-errors.js';
 import { FieldPath } from '../../api/field-errors.js';
 import type { KubeObject } from '../../api/meta.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import type { Crd } from './types.js';
 import { validateCustomResourceObject } from './validate-cr.js';
 import { validateCrd, validateCrdUpdate, validateNames } from './validation.js';

@@ -5,8 +5,8 @@
  * handed to `onChange` (the in-server controllers, controllers.ts).
  */
 import type { Storage, StoredObject, Watch, WatchEvent } from '../../storage/storage.js';
+import type { CustomResourceLookup, ResourceInfo } from '../registry/resources.js';
 import { relistWithRetries } from '../relist.js';
-import type { CustomResourceLookup, ResourceInfo } from '../resources.js';
 import { servedResourcesOf } from './served.js';
 import type { Crd } from './types.js';
 import { compareVersionPriority } from './version-priority.js';

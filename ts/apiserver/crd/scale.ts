@@ -10,10 +10,9 @@ import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, newNotFo
 import { decodeStored, parseJsonObject } from '../decode/codec.js';
 import { checkUnknownFields, withPatchSource, withRawJson } from '../decode/field-validation.js';
 import { checkTypeMeta, metaOf } from '../decode/type-meta.js';
-import type { Json } from '../patch.js';
-import { getReadAt } from '../read-options.js';
-import { objectKey, type ResourceInfo, SCALE_KIND } from '../resources.js';
-import { jsonResponse } from '../response.js';
+import { jsonResponse } from '../endpoints/response.js';
+import type { Json } from '../patch/json-patch.js';
+import { getReadAt } from '../registry/generic/read-options.js';
 import {
   applyPatch,
   checkOptions,
@@ -24,7 +23,8 @@ import {
   storageCall,
   updateWith,
   writeOptions,
-} from '../rest.js';
+} from '../registry/generic/store.js';
+import { objectKey, type ResourceInfo, SCALE_KIND } from '../registry/resources.js';
 import { isObj } from './types.js';
 
 type Obj = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * of the CRD in `custom` — the version's schema, the status and scale subresources, the printer
  * columns, and whether the CRD is being deleted (then creates are refused).
  */
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { isCondition } from './conditions.js';
 import { storageVersionOf } from './defaults.js';
 import type { JSONSchemaProps } from './schema-api.js';

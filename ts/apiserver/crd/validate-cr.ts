@@ -8,7 +8,7 @@
 import { type ErrorList, FieldPath, invalid } from '../../api/field-errors.js';
 import type { KubeObject } from '../../api/meta.js';
 import { nameIsDNSSubdomain } from '../../api/validation/names.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { validateCustomResource } from './schema-api.js';
 import { isObj } from './types.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { jsonResponse } from '../response.js';
+import { jsonResponse } from '../endpoints/response.js';
 import { encodeStored, parseJsonObject, storedAnswer } from './codec.js';
 import { MAX_NESTING_DEPTH, scanJson } from './go-json.js';
 

@@ -7,7 +7,7 @@
 import { type KubeObject, OBJECT_META_FIELDS, type ObjectMeta } from '../../api/meta.js';
 import { newBadRequest, StatusError } from '../../api/status.js';
 import type { StoredObject } from '../../storage/storage.js';
-import { withJsonText } from '../response.js';
+import { withJsonText } from '../endpoints/response.js';
 import { withRawJson } from './field-validation.js';
 import { MAX_NESTING_DEPTH, scanJson } from './go-json.js';
 

@@ -12,7 +12,7 @@ import type { FieldValidation } from '../../api/meta.js';
 import { OBJECT_META_FIELDS } from '../../api/meta.js';
 import { newBadRequest, newInvalid } from '../../api/status.js';
 import { applyDefaults, prune } from '../crd/schema-api.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 
 /**
  * The unknown-field texts for `body` (pruned in place), defaults applied; throws for Strict.

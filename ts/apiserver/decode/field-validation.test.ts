@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { FieldValidation } from '../../api/meta.js';
 import { StatusError } from '../../api/status.js';
 import { loadOpenApiData } from '../openapi/data.js';
-import { findResource, type ResourceInfo } from '../resources.js';
+import { findResource, type ResourceInfo } from '../registry/resources.js';
 import { checkUnknownFields, withPatchSource, withRawJson } from './field-validation.js';
 
 beforeAll(async () => {

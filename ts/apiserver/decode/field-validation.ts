@@ -29,7 +29,7 @@ import {
   type Schema,
   schemaOfKind,
 } from '../openapi/data.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { checkCustomResourceFields } from './custom-resource-fields.js';
 import {
   type DecodeResult,

@@ -6,7 +6,7 @@
  */
 import type { ObjectMeta } from '../../api/meta.js';
 import { newBadRequest } from '../../api/status.js';
-import { groupVersion, type ResourceInfo } from '../resources.js';
+import { groupVersion, type ResourceInfo } from '../registry/resources.js';
 import schemeKinds from './scheme-kinds.k8s.json' with { type: 'json' };
 
 /** The Go package of a group's internal types: `core` for the core group, else the group's first label. */

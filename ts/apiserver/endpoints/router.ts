@@ -12,28 +12,18 @@ import { JWKS_PATH, jwks, OPENID_CONFIG_PATH, openIdConfiguration } from '../aut
 import { handleTokenReview } from '../authn/token-review.js';
 import type { UserInfo } from '../authn/tokens.js';
 import type { ServerConfig } from '../config.js';
-import { versionedStorage } from '../conversion.js';
 import { customResourceStorage } from '../crd/cr-storage.js';
 import { customOpenApiDocument, customOpenApiIndex } from '../crd/openapi.js';
 import { refuseStrategicMergePatch } from '../crd/patch-types.js';
 import { handleCustomScale } from '../crd/scale.js';
 import { bodyAsJson, checkPatchBody } from '../decode/body.js';
 import { asDecodeErrorOf } from '../decode/codec.js';
-import {
-  AGGREGATED_DISCOVERY_TYPE,
-  aggregatedDiscovery,
-  apiGroupList,
-  apiResourceList,
-  apiVersions,
-  wantsAggregated,
-} from '../discovery.js';
 import type { Handler } from '../filters/chain.js';
 import { parseResourcePath } from '../filters/request-info.js';
 import type { Incoming } from '../incoming.js';
 import { loadOpenApiData } from '../openapi/data.js';
 import { openApiDocument, openApiIndex } from '../openapi/documents.js';
-import { findResource, type ResourceInfo } from '../resources.js';
-import { jsonResponse } from '../response.js';
+import { versionedStorage } from '../registry/autoscaling/horizontalpodautoscalers/conversion.js';
 import {
   createObject,
   deleteCollection,
@@ -44,10 +34,23 @@ import {
   type ResourceRequest,
   type RestContext,
   updateObject,
-} from '../rest.js';
-import { handleSchedulingExplanation, isSchedulingExplanation } from '../scheduling-explanation.js';
-import { handleSubresource } from '../subresources.js';
-import { watchObjects } from '../watch.js';
+} from '../registry/generic/store.js';
+import {
+  handleSchedulingExplanation,
+  isSchedulingExplanation,
+} from '../registry/kubewasm/schedulingexplanations/scheduling-explanation.js';
+import { findResource, type ResourceInfo } from '../registry/resources.js';
+import {
+  AGGREGATED_DISCOVERY_TYPE,
+  aggregatedDiscovery,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  wantsAggregated,
+} from './discovery.js';
+import { jsonResponse } from './response.js';
+import { handleSubresource } from './subresources.js';
+import { watchObjects } from './watch.js';
 
 /** The routes of a server: a Handler for the end of the chain. */
 export function apiRoutes(config: ServerConfig): Handler {

@@ -5,8 +5,8 @@
  * that is not a StatusError is an InternalError, logged.
  */
 import { StatusError, statusCode, toStatus } from '../../api/status.js';
+import { jsonResponse } from '../endpoints/response.js';
 import type { Incoming } from '../incoming.js';
-import { jsonResponse } from '../response.js';
 
 /** The Status response for any thrown value. */
 export function errorResponse(err: unknown): Response {

@@ -4,8 +4,8 @@
  * every user read them through the system:public-info-viewer role; here they are answered whatever
  * the credentials, bad ones included, so a health probe never needs a token.
  */
-import { VERSION_INFO } from '../discovery.js';
-import { jsonResponse } from '../response.js';
+import { VERSION_INFO } from '../endpoints/discovery.js';
+import { jsonResponse } from '../endpoints/response.js';
 import type { Filter } from './chain.js';
 
 function textResponse(text: string): Response {

@@ -24,8 +24,8 @@
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { isWatchUrl } from '../endpoints/watch.js';
 import type { ApiServer } from '../server.js';
-import { isWatchUrl } from '../watch.js';
 import { connectionInfo } from './peer-certificate.js';
 
 /** authentication/request/websocket/protocol.go bearerProtocolPrefix. */

@@ -10,7 +10,7 @@ import { VirtualClock } from '../../../sim/clock.js';
 import { WasmStorage } from '../../../storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../../../wasm/node.js';
 import { encodeStored } from '../../decode/codec.js';
-import { findResource, objectKey, type ResourceInfo } from '../../resources.js';
+import { findResource, objectKey, type ResourceInfo } from '../../registry/resources.js';
 import { admissionAttributes } from '../chain.js';
 import type { AdmissionPlugin, Operation } from '../types.js';
 import { podSecurityPlugin } from './index.js';

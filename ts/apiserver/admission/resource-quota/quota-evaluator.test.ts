@@ -4,7 +4,7 @@ import { VirtualClock } from '../../../sim/clock.js';
 import { WasmStorage } from '../../../storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../../../wasm/node.js';
 import { decodeStored, encodeForStorage } from '../../decode/codec.js';
-import { findResource, type ResourceInfo } from '../../resources.js';
+import { findResource, type ResourceInfo } from '../../registry/resources.js';
 import type { AdmissionAttributes, Operation } from '../types.js';
 import { resourceQuotaPlugin } from './index.js';
 import { QuotaAccessor, quotaKey } from './quota-access.js';
