@@ -30,7 +30,7 @@ import type { ChainConfig } from './handler-chain.js';
 import { MAX_REQUEST_BODY_BYTES } from './incoming.js';
 import type { KubeletLogs } from './registry/core/pods/log.js';
 import { type TokenIssuer, tokenIssuer } from './registry/core/serviceaccounts/token.js';
-import type { RestContext } from './registry/generic/store.js';
+import type { RestContext } from './registry/generic/context.js';
 import type { SchedulingExplainer } from './registry/kubewasm/schedulingexplanations/scheduling-explanation.js';
 
 /** The generic server's limits (kube-apiserver's flags of the same names). */

@@ -33,7 +33,7 @@ import {
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
 import type { ProtectionOptions } from '../apiserver/config.js';
 import { serveHttp2 } from '../apiserver/node/http2.js';
-import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/registry/strategies.js';
+import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/registry/scheduling/priorityclasses/strategy.js';
 import { createApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
 import { controllerTransport } from '../client/controller-transport.js';

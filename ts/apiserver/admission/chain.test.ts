@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
-import { createObject, updateObject } from '../registry/generic/store.js';
+import { createObject } from '../endpoints/create.js';
+import { updateObject } from '../endpoints/update.js';
 import { findResource } from '../registry/resources.js';
 import { AdmissionChain, admissionAttributes, aggregateMessage } from './chain.js';
 import { admissionChain, admissionFlagOptions, DEFAULT_ENABLED_PLUGINS } from './plugins.js';

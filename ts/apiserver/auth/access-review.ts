@@ -20,8 +20,8 @@ import { newBadRequest, newInvalid, newMethodNotAllowed, newPathNotFound } from 
 import { validateLabelSelectorRequirement } from '../../api/validation/labels.js';
 import { ensureObjectNamespaceMatchesRequestNamespace } from '../../api/validation/request-namespace.js';
 import { metaOf } from '../decode/type-meta.js';
+import { decodeCreateBody } from '../endpoints/create.js';
 import { jsonResponse } from '../endpoints/response.js';
-import { decodeCreateBody } from '../registry/generic/store.js';
 import type { ResourceInfo } from '../registry/resources.js';
 import type { Attributes, UserInfo } from './attributes.js';
 import type { AuthorizationResult, Authorizer, SubjectRules } from './authorizer.js';

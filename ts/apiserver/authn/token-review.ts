@@ -5,8 +5,8 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newInternalError, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
+import { decodeCreateBody } from '../endpoints/create.js';
 import { jsonResponse } from '../endpoints/response.js';
-import { decodeCreateBody } from '../registry/generic/store.js';
 import type { RequestAuthenticator } from './authenticator.js';
 import { AUTHENTICATION_GROUP, type ReviewRequest, userInfoJson } from './self-subject-review.js';
 

@@ -10,20 +10,14 @@ import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, newNotFo
 import { decodeStored, parseJsonObject } from '../decode/codec.js';
 import { checkUnknownFields, withPatchSource, withRawJson } from '../decode/field-validation.js';
 import { checkTypeMeta, metaOf } from '../decode/type-meta.js';
+import { applyPatch, parsePatchRequest } from '../endpoints/patch.js';
 import { jsonResponse } from '../endpoints/response.js';
+import { checkOptions, fieldValidation, writeOptions } from '../endpoints/rest-options.js';
+import { updateWith } from '../endpoints/update.js';
 import type { Json } from '../patch/json-patch.js';
+import type { ResourceRequest, RestContext } from '../registry/generic/context.js';
 import { getReadAt } from '../registry/generic/read-options.js';
-import {
-  applyPatch,
-  checkOptions,
-  fieldValidation,
-  parsePatchRequest,
-  type ResourceRequest,
-  type RestContext,
-  storageCall,
-  updateWith,
-  writeOptions,
-} from '../registry/generic/store.js';
+import { storageCall } from '../registry/generic/storage-call.js';
 import { objectKey, type ResourceInfo, SCALE_KIND } from '../registry/resources.js';
 import { isObj } from './types.js';
 

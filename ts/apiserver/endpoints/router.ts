@@ -23,23 +23,15 @@ import { parseResourcePath } from '../filters/request-info.js';
 import type { Incoming } from '../incoming.js';
 import { loadOpenApiData } from '../openapi/data.js';
 import { openApiDocument, openApiIndex } from '../openapi/documents.js';
-import { versionedStorage } from '../registry/autoscaling/horizontalpodautoscalers/conversion.js';
-import {
-  createObject,
-  deleteCollection,
-  deleteObject,
-  getObject,
-  listObjects,
-  patchObject,
-  type ResourceRequest,
-  type RestContext,
-  updateObject,
-} from '../registry/generic/store.js';
+import type { ResourceRequest, RestContext } from '../registry/generic/context.js';
+import { versionedStorage } from '../registry/generic/versioned-storage.js';
 import {
   handleSchedulingExplanation,
   isSchedulingExplanation,
 } from '../registry/kubewasm/schedulingexplanations/scheduling-explanation.js';
 import { findResource, type ResourceInfo } from '../registry/resources.js';
+import { createObject } from './create.js';
+import { deleteCollection, deleteObject } from './delete.js';
 import {
   AGGREGATED_DISCOVERY_TYPE,
   aggregatedDiscovery,
@@ -48,8 +40,11 @@ import {
   apiVersions,
   wantsAggregated,
 } from './discovery.js';
+import { getObject, listObjects } from './get.js';
+import { patchObject } from './patch.js';
 import { jsonResponse } from './response.js';
 import { handleSubresource } from './subresources.js';
+import { updateObject } from './update.js';
 import { watchObjects } from './watch.js';
 
 /** The routes of a server: a Handler for the end of the chain. */

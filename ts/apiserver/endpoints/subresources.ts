@@ -37,29 +37,19 @@ import type { Incoming } from '../incoming.js';
 import type { Json } from '../patch/json-patch.js';
 import { getPodLog, type KubeletLogs } from '../registry/core/pods/log.js';
 import { createTokenRequest, type TokenIssuer } from '../registry/core/serviceaccounts/token.js';
+import { isDryRun, type ResourceRequest, type RestContext } from '../registry/generic/context.js';
+import { storeDelete } from '../registry/generic/delete.js';
 import { rfc3339 } from '../registry/generic/names.js';
 import { getReadAt } from '../registry/generic/read-options.js';
-import {
-  applyPatch,
-  checkOptions,
-  decodeCreateBody,
-  deleteOne,
-  deleteOptions,
-  fieldValidation,
-  getObject,
-  isDryRun,
-  parsePatchRequest,
-  patchObject,
-  type ResourceRequest,
-  type RestContext,
-  storageCall,
-  updateObject,
-  updateWith,
-  writeOptions,
-} from '../registry/generic/store.js';
+import { storageCall } from '../registry/generic/storage-call.js';
 import { bodyKind, objectKey, SCALE_KIND } from '../registry/resources.js';
+import { decodeCreateBody } from './create.js';
+import { getObject } from './get.js';
+import { applyPatch, parsePatchRequest, patchObject } from './patch.js';
 import { jsonResponse } from './response.js';
+import { checkOptions, deleteOptions, fieldValidation, writeOptions } from './rest-options.js';
 import { toTable, wantsTable } from './table.js';
+import { updateObject, updateWith } from './update.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -392,7 +382,7 @@ async function createEviction(ctx: RestContext, req: ResourceRequest, bodyText: 
   if (del !== undefined && del !== null && !isObj(del)) throw newBadRequest('deleteOptions must be an object');
   // propagateDryRun: the create's dryRun applies to the deletion.
   const delText = JSON.stringify({ ...(isObj(del) ? del : {}), ...(opts.dryRun ? { dryRun: opts.dryRun } : {}) });
-  await deleteOne(ctx, req, deleteOptions(new URLSearchParams(), delText));
+  await storeDelete(ctx, req, deleteOptions(new URLSearchParams(), delText));
   return jsonResponse(201, { ...successStatus(), code: 201 }, { warnings });
 }
 

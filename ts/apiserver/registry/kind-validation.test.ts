@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { testServer } from '../test-support.js';
-import { validateKind, validateKindUpdate } from './kind-validation.js';
+import { validateKind, validateKindUpdate } from './strategies.js';
 
 const PODS = '/api/v1/namespaces/team-a/pods';
 const DEPLOYS = '/apis/apps/v1/namespaces/team-a/deployments';

@@ -23,12 +23,8 @@ export interface ResourceInfo {
    * `…/<name>/status` writes only the status.
    */
   statusOnSubresource: boolean;
-  /** Create takes the status as sent instead of resetting it (nodeStrategy.PrepareForCreate). */
-  createKeepsStatus?: boolean;
   /** The subresources served besides `status` (which follows statusOnSubresource). */
   subresources?: readonly SubresourceName[];
-  /** Objects expire this long after creation, updates keep the lease (kube-apiserver --event-ttl for events). */
-  ttlSeconds?: number;
   /**
    * The version objects are stored in when it is not this one (autoscaling/v1 HPAs are stored as
    * autoscaling/v2); conversion.ts converts on the way in and out.
@@ -170,8 +166,6 @@ export const RESOURCES: readonly ResourceInfo[] = [
     shortNames: ['no'],
     fields: ['spec', 'status'],
     statusOnSubresource: true,
-    // nodeStrategy.PrepareForCreate: "Nodes allow *all* fields, including status, to be set on create."
-    createKeepsStatus: true,
   }),
   r({
     group: '',
@@ -207,8 +201,6 @@ export const RESOURCES: readonly ResourceInfo[] = [
       'reportingComponent',
       'reportingInstance',
     ],
-    // kube-apiserver's --event-ttl default: 1h.
-    ttlSeconds: 3600,
   }),
   r({
     group: 'apps',

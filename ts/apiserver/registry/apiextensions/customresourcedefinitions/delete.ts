@@ -11,14 +11,28 @@ import type { StoredObject } from '../../../../storage/storage.js';
 import { setCondition } from '../../../crd/conditions.js';
 import { CRD_CLEANUP_FINALIZER, type Crd } from '../../../crd/types.js';
 import { decodeStored, encodeForStorage } from '../../../decode/codec.js';
+import { isDryRun, type ResourceRequest, type RestContext } from '../../generic/context.js';
 import { rfc3339 } from '../../generic/names.js';
-import type { RestContext } from '../../generic/store.js';
+import { storageCall } from '../../generic/storage-call.js';
 import { objectKey, type ResourceInfo } from '../../resources.js';
-
-export const isCrdResource = (info: ResourceInfo): boolean =>
-  info.group === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions';
+import type { GenericDelete } from '../../strategy.js';
 
 const CRD_RESOURCE = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
+
+/** The CRD REST's Delete: the first marks the CRD; one already marked is the generic store's delete. */
+export async function deleteCrd(
+  ctx: RestContext,
+  req: ResourceRequest,
+  options: DeleteOptions,
+  crd: KubeObject,
+  genericDelete: GenericDelete,
+): Promise<KubeObject> {
+  const { info, name } = req;
+  const marked = await storageCall('update', info, name, () =>
+    markCrdDeleting(ctx, info, name, crd, options, isDryRun(options)),
+  );
+  return marked ?? genericDelete(structuredClone(options), crd);
+}
 
 /**
  * The CRD's first DELETE (undefined when it is already being deleted: the generic delete follows).

@@ -1,19 +1,13 @@
 /**
- * Versions stored once: a resource served in a version other than its storage version
- * (ResourceInfo.storageVersion) reads and writes through versionedStorage, which converts every
- * value on its way out of and into the store. Today: autoscaling/v1 HorizontalPodAutoscalers,
- * stored as autoscaling/v2 (pkg/apis/autoscaling/v1/conversion.go, v1.32).
+ * autoscaling/v1 HorizontalPodAutoscalers are stored as autoscaling/v2: the conversions between the
+ * two (pkg/apis/autoscaling/v1/conversion.go, v1.32), which registry/generic/versioned-storage.ts
+ * runs on every value on its way out of and into the store.
  *
  * Simplified against Kubernetes: v1 carries v2's other metrics, behavior and conditions in the
  * annotations autoscaling.alpha.kubernetes.io/{metrics,current-metrics,behavior,conditions};
  * here v1 reads drop them, and a v1 write keeps them from the stored v2 object instead (so a v1
  * client's update never loses them, but it cannot see or change them either).
  */
-import type { KubeObject } from '../../../../api/meta.js';
-import type { Storage } from '../../../../storage/storage.js';
-import { convertedStorage } from '../../generic/converted-storage.js';
-import type { ResourceInfo } from '../../resources.js';
-import { applyVersionDefaults } from '../../strategies.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -126,42 +120,4 @@ export function hpaV2ToV1(v2: Obj): Obj {
     out.status = status1;
   }
   return out;
-}
-
-type Converter = { out: (stored: Obj) => Obj; in: (served: Obj, stored?: Obj) => Obj };
-
-function converterFor(info: ResourceInfo): Converter | undefined {
-  if (info.storageVersion === undefined || info.storageVersion === info.version) return undefined;
-  if (info.group === 'autoscaling' && info.kind === 'HorizontalPodAutoscaler' && info.version === 'v1') {
-    const { storageVersion, ...served } = info;
-    const storageInfo: ResourceInfo = { ...served, version: storageVersion };
-    return {
-      out: hpaV2ToV1,
-      in: (served, stored) => {
-        const v2 = hpaV1ToV2(served, stored);
-        applyVersionDefaults(storageInfo, v2 as KubeObject);
-        return v2;
-      },
-    };
-  }
-  throw new Error(`no conversion from ${info.group}/${info.storageVersion} to ${info.version} ${info.kind}`);
-}
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-const parse = (bytes: Uint8Array): Obj => JSON.parse(decoder.decode(bytes)) as Obj;
-const bytesOf = (o: Obj): Uint8Array => encoder.encode(JSON.stringify(o));
-
-/**
- * `storage` as seen from `info`'s version: values read are converted from the storage version,
- * values written back into it (keeping what only the storage version can hold). The identity for
- * resources stored in their own version.
- */
-export function versionedStorage(storage: Storage, info: ResourceInfo): Storage {
-  const c = converterFor(info);
-  if (c === undefined) return storage;
-  return convertedStorage(storage, {
-    out: (stored) => bytesOf(c.out(parse(stored))),
-    in: (served, current) => bytesOf(c.in(parse(served), current === undefined ? undefined : parse(current))),
-  });
 }

@@ -1,8 +1,13 @@
 /**
- * autoscaling: SetDefaults_HorizontalPodAutoscaler of v1 (minReplicas) and v2 (minReplicas, a cpu
- * metric, behavior) — pkg/apis/autoscaling/v{1,2}/defaults.go, v1.32.
+ * The horizontal pod autoscaler strategy (pkg/registry/autoscaling/horizontalpodautoscaler/
+ * strategy.go, v1.32): SetDefaults_HorizontalPodAutoscaler of v1 (minReplicas) and v2 (minReplicas,
+ * a cpu metric, behavior) — pkg/apis/autoscaling/v{1,2}/defaults.go —, each version's zero status,
+ * and v1 served through the v2 storage (conversion.ts).
  */
+import { startStatus } from '../../generic/default-strategy.js';
 import { child, isObj, type Obj } from '../../objects.js';
+import type { ResourceStrategy } from '../../strategy.js';
+import { hpaV1ToV2, hpaV2ToV1 } from './conversion.js';
 
 /** autoscaling.DefaultCPUUtilization. */
 const DEFAULT_CPU_UTILIZATION = 80;
@@ -32,11 +37,11 @@ function scalingRules(from: unknown, defaults: Obj): Obj {
   return defaults;
 }
 
-export function defaultHpaV1(o: Obj): void {
+function defaultHpaV1(o: Obj): void {
   child(o, 'spec').minReplicas ??= 1;
 }
 
-export function defaultHpaV2(o: Obj): void {
+function defaultHpaV2(o: Obj): void {
   const spec = child(o, 'spec');
   spec.minReplicas ??= 1;
   if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
@@ -53,3 +58,25 @@ export function defaultHpaV2(o: Obj): void {
     spec.behavior.scaleDown = scalingRules(spec.behavior.scaleDown, scaleDownRules());
   }
 }
+
+export const horizontalPodAutoscalerStrategy: ResourceStrategy = {
+  defaults: (o, version) => (version === 'v1' ? defaultHpaV1(o) : defaultHpaV2(o)),
+  conversions: {
+    v1: {
+      out: hpaV2ToV1,
+      in(served, stored) {
+        const v2 = hpaV1ToV2(served, stored);
+        // Decoding into the storage version defaults it.
+        defaultHpaV2(v2);
+        return v2;
+      },
+    },
+  },
+  // The zero status as Go serializes each version's (fields without omitempty show as 0 or null).
+  prepareForCreate: (obj, info) =>
+    startStatus(
+      info,
+      obj,
+      info.version === 'v1' ? { currentReplicas: 0, desiredReplicas: 0 } : { currentMetrics: null, desiredReplicas: 0 },
+    ),
+};

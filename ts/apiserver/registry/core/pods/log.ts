@@ -10,8 +10,9 @@ import type { KubeObject, StatusReason } from '../../../../api/meta.js';
 import { newBadRequest, newInternalError, newInvalid, newNotFound, StatusError } from '../../../../api/status.js';
 import { decodeStored } from '../../../decode/codec.js';
 import { goTimeParseError } from '../../../decode/go-decoder.js';
+import type { ResourceRequest, RestContext } from '../../generic/context.js';
 import { getReadAt } from '../../generic/read-options.js';
-import { type ResourceRequest, type RestContext, storageCall } from '../../generic/store.js';
+import { storageCall } from '../../generic/storage-call.js';
 import { findResource, objectKey } from '../../resources.js';
 
 /** v1.PodLogOptions as the kubelet receives it (after decoding and validation). */

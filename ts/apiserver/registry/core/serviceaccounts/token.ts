@@ -18,16 +18,11 @@ import { decodeStored, parseJsonObject } from '../../../decode/codec.js';
 import { checkUnknownFields } from '../../../decode/field-validation.js';
 import { checkTypeMeta, metaOf } from '../../../decode/type-meta.js';
 import { jsonResponse } from '../../../endpoints/response.js';
+import { checkOptions, fieldValidation, writeOptions } from '../../../endpoints/rest-options.js';
+import type { ResourceRequest, RestContext } from '../../generic/context.js';
 import { newUid, rfc3339 } from '../../generic/names.js';
 import { getReadAt } from '../../generic/read-options.js';
-import {
-  checkOptions,
-  fieldValidation,
-  type ResourceRequest,
-  type RestContext,
-  storageCall,
-  writeOptions,
-} from '../../generic/store.js';
+import { storageCall } from '../../generic/storage-call.js';
 import { bodyKind, findResource, objectKey } from '../../resources.js';
 
 /** What the token subresource signs with: the key, the issuer and the API audiences. */

@@ -1,15 +1,18 @@
 /**
- * batch/v1: SetDefaults_Job and SetDefaults_CronJob (pkg/apis/batch/v1/defaults.go, v1.32, with
- * JobPodReplacementPolicy on as in a default 1.32 cluster) and the selector jobStrategy generates
- * on create (pkg/registry/batch/job/strategy.go generateSelector).
+ * The job strategy (pkg/registry/batch/job/strategy.go, v1.32): SetDefaults_Job
+ * (pkg/apis/batch/v1/defaults.go, with JobPodReplacementPolicy on as in a default 1.32 cluster)
+ * with the pod template's defaults, the selector generated on create (generateSelector), and
+ * batch/v1's default garbage collection policy: dependents orphaned "for back compatibility".
  */
-import { applyTemplateDefaults } from '../core/pods/defaults.js';
-import { child, children, isObj, type Obj } from '../objects.js';
+import { applyTemplateDefaults } from '../../core/pods/defaults.js';
+import { startStatus } from '../../generic/default-strategy.js';
+import { child, children, isObj, type Obj } from '../../objects.js';
+import type { ResourceStrategy } from '../../strategy.js';
 
 /** math.MaxInt32: the backoffLimit when backoffLimitPerIndex is set. */
 const MAX_INT32 = 2147483647;
 
-export function defaultJob(o: Obj): void {
+function defaultJob(o: Obj): void {
   const spec = child(o, 'spec');
   applyTemplateDefaults(spec);
   if (spec.completions == null && spec.parallelism == null) {
@@ -43,7 +46,7 @@ const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'];
 const CONTROLLER_UID_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'];
 
 /** generateSelector, unless spec.manualSelector: job-name and controller-uid labels and selector. */
-export function jobCreated(o: Obj): void {
+function jobCreated(o: Obj): void {
   const spec = child(o, 'spec');
   if (spec.manualSelector === true) return;
   const meta = child(o, 'metadata');
@@ -55,12 +58,12 @@ export function jobCreated(o: Obj): void {
   matchLabels['batch.kubernetes.io/controller-uid'] ??= meta.uid ?? '';
 }
 
-export function defaultCronJob(o: Obj): void {
-  const spec = child(o, 'spec');
-  const jobTemplate = spec.jobTemplate;
-  if (isObj(jobTemplate) && isObj(jobTemplate.spec)) applyTemplateDefaults(jobTemplate.spec);
-  if (spec.concurrencyPolicy === undefined || spec.concurrencyPolicy === '') spec.concurrencyPolicy = 'Allow';
-  spec.suspend ??= false;
-  spec.successfulJobsHistoryLimit ??= 3;
-  spec.failedJobsHistoryLimit ??= 1;
-}
+export const jobStrategy: ResourceStrategy = {
+  defaults: defaultJob,
+  prepareForCreate(obj, info) {
+    startStatus(info, obj);
+    jobCreated(obj as Obj);
+  },
+  // jobStrategy.DefaultGarbageCollectionPolicy: OrphanDependents for batch/v1, as requested through it.
+  defaultGarbageCollectionPolicy: (info) => (info.version === 'v1' ? 'OrphanDependents' : 'DeleteDependents'),
+};
