@@ -169,6 +169,15 @@ export function asDecodeErrorOf(err: unknown, kind: string): unknown {
   return err instanceof BodyDecodeError ? decodeError(err.detail, err.text, kind) : err;
 }
 
+/** `work`, a create or update of `kind`: a body that does not decode is reported as kube-apiserver does, naming the kind. */
+export async function decodingAs<T>(kind: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw asDecodeErrorOf(err, kind);
+  }
+}
+
 /**
  * JSON.parse with Go's verdict: the native parser first, and the (3–4× slower) Go-faithful scan
  * only for a text it refuses or one nested deep enough to reach Go's limit — the same texts

@@ -1,48 +1,33 @@
 /**
  * The routes behind the handler chain (what k8s.io/apiserver pkg/server/handler.go's director
- * dispatches to): discovery (discovery.ts), service account issuer discovery, OpenAPI v3, then the
- * resources — the resource and its served version found, the create-only resources answered by
- * their own REST, every other request through the REST handlers by verb and subresource.
+ * dispatches to, and endpoints/installer.go lays out): the non-resource paths (non-resource.ts),
+ * then the resources — the resource and its served version found (a custom resource's CRD read up
+ * to now if need be), the create-only resources answered by their own REST
+ * (registry/create-only.ts), every other request through the REST handlers by verb (create.ts,
+ * get.ts, update.ts, patch.ts, delete.ts, watch.ts) and subresource (subresources.ts).
  */
 import { newMethodNotAllowed, newMethodNotSupported, newPathNotFound } from '../../api/status.js';
-import { accessReviewKind, handleAccessReview } from '../auth/access-review.js';
 import { rbacWriteCheck } from '../auth/enforce.js';
-import { handleSelfSubjectReview } from '../authn/self-subject-review.js';
-import { JWKS_PATH, jwks, OPENID_CONFIG_PATH, openIdConfiguration } from '../authn/service-account-jwt.js';
-import { handleTokenReview } from '../authn/token-review.js';
 import type { UserInfo } from '../authn/tokens.js';
 import type { ServerConfig } from '../config.js';
 import { customResourceStorage } from '../crd/cr-storage.js';
-import { customOpenApiDocument, customOpenApiIndex } from '../crd/openapi.js';
 import { refuseStrategicMergePatch } from '../crd/patch-types.js';
 import { handleCustomScale } from '../crd/scale.js';
 import { bodyAsJson, checkPatchBody } from '../decode/body.js';
-import { asDecodeErrorOf } from '../decode/codec.js';
+import { decodingAs } from '../decode/codec.js';
 import type { Handler } from '../filters/chain.js';
 import { parseResourcePath } from '../filters/request-info.js';
 import type { Incoming } from '../incoming.js';
 import { loadOpenApiData } from '../openapi/data.js';
-import { openApiDocument, openApiIndex } from '../openapi/documents.js';
+import { type CreateOnlyServices, createOnlyRest } from '../registry/create-only.js';
 import type { ResourceRequest, RestContext } from '../registry/generic/context.js';
 import { versionedStorage } from '../registry/generic/versioned-storage.js';
-import {
-  handleSchedulingExplanation,
-  isSchedulingExplanation,
-} from '../registry/kubewasm/schedulingexplanations/scheduling-explanation.js';
 import { findResource, type ResourceInfo } from '../registry/resources.js';
 import { createObject } from './create.js';
 import { deleteCollection, deleteObject } from './delete.js';
-import {
-  AGGREGATED_DISCOVERY_TYPE,
-  aggregatedDiscovery,
-  apiGroupList,
-  apiResourceList,
-  apiVersions,
-  wantsAggregated,
-} from './discovery.js';
 import { getObject, listObjects } from './get.js';
+import { nonResourceGet } from './non-resource.js';
 import { patchObject } from './patch.js';
-import { jsonResponse } from './response.js';
 import { handleSubresource } from './subresources.js';
 import { updateObject } from './update.js';
 import { watchObjects } from './watch.js';
@@ -63,6 +48,13 @@ export function apiRoutes(config: ServerConfig): Handler {
     ...(config.options.kubeletLogs === undefined ? {} : { kubeletLogs: config.options.kubeletLogs }),
     tokenIssuer: config.issuer,
   };
+  const createOnlyServices: CreateOnlyServices = {
+    now: () => config.clock.now(),
+    authorizer: config.authorizer,
+    authenticator: config.authenticator,
+    apiAudiences: config.issuer.audiences,
+    explainer: () => config.options.explainer?.(),
+  };
   /** Requests already given a deprecated version's warning (serve() answers them a second time, inside). */
   const warnedRequests = new WeakSet<Incoming>();
 
@@ -71,48 +63,8 @@ export function apiRoutes(config: ServerConfig): Handler {
     await config.crds.start();
 
     if (request.method === 'GET') {
-      if (path === '/api' || path === '/apis') {
-        if (path === '/apis') await config.crds.synced();
-        if (wantsAggregated(accept)) {
-          return jsonResponse(200, aggregatedDiscovery(path === '/api', config.crds.all()), {
-            contentType: AGGREGATED_DISCOVERY_TYPE,
-          });
-        }
-        return jsonResponse(200, path === '/api' ? apiVersions(url.host) : apiGroupList(config.crds.all()));
-      }
-      const gv = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(path);
-      if (gv) {
-        if (!gv[1]) await config.crds.synced();
-        const list = gv[1]
-          ? apiResourceList('', gv[1])
-          : apiResourceList(gv[2] as string, gv[3] as string, config.crds.all());
-        if (list === undefined) throw newPathNotFound();
-        return jsonResponse(200, list);
-      }
-      // Service account issuer discovery (pkg/routes/openidmetadata.go): cacheable for an hour.
-      if (path === OPENID_CONFIG_PATH || path === JWKS_PATH) {
-        const res =
-          path === JWKS_PATH
-            ? jsonResponse(200, await jwks([await config.issuer.key()]), { contentType: 'application/jwk-set+json' })
-            : jsonResponse(200, openIdConfiguration(config.issuer.issuer, url.host));
-        res.headers.set('Cache-Control', 'public, max-age=3600');
-        return res;
-      }
-      if (path === '/openapi/v3') {
-        await config.crds.synced();
-        const index = await openApiIndex();
-        // The custom resource group versions (crd/openapi.ts) after the built-in ones.
-        const custom = customOpenApiIndex(await loadOpenApiData(), config.crds.all());
-        return jsonResponse(200, { paths: { ...index.paths, ...custom } });
-      }
-      if (path.startsWith('/openapi/v3/')) {
-        const key = path.slice('/openapi/v3/'.length);
-        await config.crds.synced();
-        const doc =
-          (await openApiDocument(key)) ?? customOpenApiDocument(await loadOpenApiData(), config.crds.all(), key);
-        if (doc === undefined) throw newPathNotFound();
-        return jsonResponse(200, doc);
-      }
+      const answer = await nonResourceGet(config, url, path, accept);
+      if (answer !== undefined) return answer;
     }
 
     const rp = parseResourcePath(path);
@@ -134,6 +86,8 @@ export function apiRoutes(config: ServerConfig): Handler {
       res.headers.append('Warning', `299 - ${JSON.stringify(deprecation)}`);
       return res;
     }
+    // A cluster-scoped resource under a namespace is no route; `/namespaces/<name>` is the Namespace's
+    // own URL, whose name requestinfo.go reads as the namespace too.
     if (!info.namespaced && rp.namespace !== '' && info.resource !== 'namespaces') throw newPathNotFound();
     const ctx = contextFor(info);
     const req: ResourceRequest = {
@@ -161,51 +115,11 @@ export function apiRoutes(config: ServerConfig): Handler {
      * `kind` (creates and updates) checks it decodes as one, with the apiserver's decode errors.
      */
     const body = (kind?: string): Promise<string> => bodyAsJson(request, config.maxBodyBytes, kind);
-    /** Creates and updates report a body that does not decode as kube-apiserver does, naming the kind. */
-    const decodingAs = async (kind: string, work: () => Promise<Response>): Promise<Response> => {
-      try {
-        return await work();
-      } catch (err) {
-        throw asDecodeErrorOf(err, kind);
-      }
-    };
     const watching = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
-    if (isSchedulingExplanation(info)) {
-      return handleSchedulingExplanation(config.options.explainer?.(), request.method, req.name, await body());
-    }
-    // authentication.k8s.io/v1: create-only, never stored (authn/self-subject-review.ts, authn/token-review.ts).
-    if (info.group === 'authentication.k8s.io' && info.kind === 'SelfSubjectReview') {
-      return decodingAs(info.kind, async () =>
-        handleSelfSubjectReview(
-          { ...req, info },
-          request.method,
-          user,
-          request.method === 'POST' ? await body(info.kind) : '',
-          ctx.clock.now(),
-        ),
-      );
-    }
-    if (info.group === 'authentication.k8s.io' && info.kind === 'TokenReview') {
-      return decodingAs(info.kind, async () =>
-        handleTokenReview(
-          { ...req, info },
-          request.method,
-          request.method === 'POST' ? await body(info.kind) : '',
-          config.authenticator,
-          config.issuer.audiences,
-        ),
-      );
-    }
-    if (accessReviewKind(info) !== undefined) {
-      return decodingAs(info.kind, async () =>
-        handleAccessReview(
-          config.authorizer(),
-          req,
-          request.method,
-          user,
-          request.method === 'POST' ? await body(info.kind) : '',
-        ),
-      );
+    // The create-only resources, never stored (registry/create-only.ts).
+    const createOnly = createOnlyRest(info);
+    if (createOnly !== undefined) {
+      return createOnly({ req, method: request.method, user, body }, createOnlyServices);
     }
 
     if (req.name === '') {

@@ -268,9 +268,7 @@ function layoutFor(info: ResourceInfo): Layout {
   const key = `${info.group}/${info.kind}`;
   const full = FULL_LAYOUT[key];
   if (full !== undefined) return full;
-  // CustomResourceDefinitions: the default convertor too (apiextensions registers no printer).
-  if (DEFAULT_CONVERTOR_KINDS.has(key) || key === 'apiextensions.k8s.io/CustomResourceDefinition')
-    return DEFAULT_CONVERTOR;
+  if (DEFAULT_CONVERTOR_KINDS.has(key)) return DEFAULT_CONVERTOR;
   return [nameColumn(), ...(LAYOUT[`${info.group}/${info.kind}`] ?? [AGE])];
 }
 

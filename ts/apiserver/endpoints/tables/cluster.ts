@@ -120,4 +120,6 @@ export const DEFAULT_CONVERTOR_KINDS: ReadonlySet<string> = new Set([
   '/LimitRange',
   'rbac.authorization.k8s.io/Role',
   'rbac.authorization.k8s.io/ClusterRole',
+  // apiextensions-apiserver registers no printer for CustomResourceDefinitions.
+  'apiextensions.k8s.io/CustomResourceDefinition',
 ]);

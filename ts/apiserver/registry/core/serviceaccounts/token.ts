@@ -7,6 +7,7 @@
 import { type ErrorList, FieldPath, invalid, tooLong } from '../../../../api/field-errors.js';
 import type { KubeObject } from '../../../../api/meta.js';
 import { newBadRequest, newConflict, newInvalid, newNotFound, StatusError } from '../../../../api/status.js';
+import { requestAttributes } from '../../../admission/chain.js';
 import {
   type ClaimRef,
   DEFAULT_SERVICE_ACCOUNT_ISSUER,
@@ -19,7 +20,7 @@ import { checkUnknownFields } from '../../../decode/field-validation.js';
 import { checkTypeMeta, metaOf } from '../../../decode/type-meta.js';
 import { jsonResponse } from '../../../endpoints/response.js';
 import { checkOptions, fieldValidation, writeOptions } from '../../../endpoints/rest-options.js';
-import type { ResourceRequest, RestContext } from '../../generic/context.js';
+import { isDryRun, type ResourceRequest, type RestContext } from '../../generic/context.js';
 import { newUid, rfc3339 } from '../../generic/names.js';
 import { getReadAt } from '../../generic/read-options.js';
 import { storageCall } from '../../generic/storage-call.js';
@@ -239,4 +240,22 @@ export async function createTokenRequest(
     status: { token, expirationTimestamp: rfc3339(nowMs + expirationSeconds * 1000) },
   };
   return jsonResponse(201, out, { warnings });
+}
+
+/**
+ * Admission of a CREATE of serviceaccounts/token, on the TokenRequest as sent (token-request.ts
+ * decodes and answers it; a body that does not decode is left to its errors).
+ */
+export async function admitTokenRequest(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<void> {
+  if (ctx.admission === undefined) return;
+  let tokenRequest: Obj;
+  try {
+    tokenRequest = parseJsonObject(bodyText);
+  } catch {
+    return;
+  }
+  const dryRun = isDryRun(writeOptions(req.query));
+  const warnings: string[] = [];
+  await ctx.admission.admit(requestAttributes(req, 'CREATE', tokenRequest, undefined, dryRun, warnings));
+  await ctx.admission.validate(requestAttributes(req, 'CREATE', tokenRequest, undefined, dryRun, warnings));
 }

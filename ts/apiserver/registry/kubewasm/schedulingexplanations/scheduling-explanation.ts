@@ -85,11 +85,6 @@ export interface SchedulingExplanation extends KubeObject {
 
 const GROUP_KIND = { group: SCHEDULING_GROUP, kind: SCHEDULING_EXPLANATION_KIND };
 
-/** Whether a resource-table entry is this one. */
-export function isSchedulingExplanation(info: { group: string; resource: string }): boolean {
-  return info.group === SCHEDULING_GROUP && info.resource === SCHEDULING_EXPLANATION_RESOURCE;
-}
-
 /** The engine's explanation as the API status. */
 export function explanationStatus(e: Explanation): SchedulingExplanationStatus {
   return {
