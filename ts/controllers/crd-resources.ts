@@ -9,7 +9,7 @@
  *   new NamespaceController({ client, resources: types.resources, clock }); types.start();
  */
 import type { KubeObject } from '../api/meta.js';
-import { compareVersionPriority } from '../apiserver/crd/version-priority.js';
+import { compareVersionPriority } from '../api/version-priority.js';
 import type { Client } from '../client/client.js';
 import { Informer } from '../client/informer.js';
 import type { ResourceType } from '../client/resources.js';

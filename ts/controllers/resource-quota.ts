@@ -14,10 +14,14 @@
  * usage is counted from one informer per resource, as the controller's monitors do.
  */
 import type { KubeObject } from '../api/meta.js';
-import type { Evaluator } from '../apiserver/admission/resource-quota/evaluator.js';
-import { quotaV1Pod } from '../apiserver/admission/resource-quota/pods.js';
-import { type Quota, quotaFrom } from '../apiserver/admission/resource-quota/quota.js';
-import { isIgnoredResource, QuotaRegistry } from '../apiserver/admission/resource-quota/registry.js';
+import type { Client } from '../client/client.js';
+import { Informer, objectKey } from '../client/informer.js';
+import { RESOURCES, type ResourceType } from '../client/resources.js';
+import { runWorker, WorkQueue } from '../client/workqueue.js';
+import type { Evaluator } from '../quota/evaluator.js';
+import { quotaV1Pod } from '../quota/pods.js';
+import { type Quota, quotaFrom } from '../quota/quota.js';
+import { isIgnoredResource, QuotaRegistry } from '../quota/registry.js';
 import {
   add,
   decimal,
@@ -27,12 +31,8 @@ import {
   parseResourceList,
   type ResourceList,
   resourceListJson,
-} from '../apiserver/admission/resource-quota/resource-list.js';
-import { quotaServiceType } from '../apiserver/admission/resource-quota/services.js';
-import type { Client } from '../client/client.js';
-import { Informer, objectKey } from '../client/informer.js';
-import { RESOURCES, type ResourceType } from '../client/resources.js';
-import { runWorker, WorkQueue } from '../client/workqueue.js';
+} from '../quota/resource-list.js';
+import { quotaServiceType } from '../quota/services.js';
 import { type Clock, realClock } from '../sim/clock.js';
 
 // kube-controller-manager --resource-quota-sync-period default (5m0s).

@@ -4,13 +4,14 @@
  * of the CRD in `custom` — the version's schema, the status and scale subresources, the printer
  * columns, and whether the CRD is being deleted (then creates are refused).
  */
+
+import { compareVersionPriority } from '../../api/version-priority.js';
 import type { ResourceInfo } from '../registry/resources.js';
 import { isCondition } from './conditions.js';
 import { storageVersionOf } from './defaults.js';
 import type { JSONSchemaProps } from './schema-api.js';
 import { CREATION_TIMESTAMP_DESCRIPTION } from './table.js';
 import type { Crd, CrdColumn, CrdScale } from './types.js';
-import { compareVersionPriority } from './version-priority.js';
 
 /** What serving a custom resource takes from its CRD. */
 export interface CustomResourceServing {

@@ -9,7 +9,7 @@
  * Handles only CREATE: with InPlacePodVerticalScaling off (alpha in 1.32) a pod's resources cannot
  * change on update, so Kubernetes 1.32 does not evaluate pod updates.
  */
-import { isQualifiedName } from '../../../api/validation/names.js';
+import { isQualifiedName } from '../api/validation/names.js';
 import { type Evaluator, genericMatches, objectCountName, type ScopeSelector } from './evaluator.js';
 import {
   containerResources,

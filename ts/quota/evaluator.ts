@@ -3,10 +3,12 @@
  * count evaluator (quota/v1/generic/evaluator.go, v1.32): what a resource charges to a quota, which
  * quota resource names it answers for, and which quota scopes an object falls in.
  */
-import type { Operation } from '../types.js';
 import { decimal, intersection, type ResourceList } from './resource-list.js';
 
 type Obj = Record<string, unknown>;
+
+/** admission.Operation (k8s.io/apiserver pkg/admission/interfaces.go), as an evaluator's Handles reads it. */
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
 /** v1.ScopedResourceSelectorRequirement. */
 export interface ScopeSelector {
