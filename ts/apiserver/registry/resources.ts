@@ -2,7 +2,7 @@
  * The resource registry: every resource this apiserver serves, in one table. Discovery, the REST
  * handlers, field validation and Table printing all read it.
  */
-import type { CustomResourceServing } from '../crd/served.js';
+import type { CustomResourceServing } from '../crd/types.js';
 
 export interface ResourceInfo {
   group: string;
