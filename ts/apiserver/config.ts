@@ -59,9 +59,9 @@ export interface ApiServerOptions extends ProtectionOptions {
   serviceNodePortRange?: string;
   /** The scheduler in this process, asked at request time (SchedulingExplanation); 503 without one. */
   explainer?: () => SchedulingExplainer | undefined;
-  /** The nodes' kubelets answering `pods/<name>/log` (pod-log.ts); without one, every kubelet is unreachable. */
+  /** The nodes' kubelets answering `pods/<name>/log` (registry/core/pods/log.ts); without one, every kubelet is unreachable. */
   kubeletLogs?: KubeletLogs;
-  /** --service-account-signing-key-file (service-account-jwt.ts); without one, a key made on first use. */
+  /** --service-account-signing-key-file (authn/service-account-jwt.ts); without one, a key made on first use. */
   serviceAccountKey?: ServiceAccountKey;
   /** --service-account-issuer (default https://kubernetes.default.svc.cluster.local). */
   serviceAccountIssuer?: string;

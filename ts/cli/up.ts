@@ -69,7 +69,7 @@ KUBEWASM_LOG_REQUESTS=1 logs one line per request to stderr.`;
 
 const HOST = '127.0.0.1';
 
-/** kube-apiserver's flags for the protection filters (ts/apiserver/protection.ts). */
+/** kube-apiserver's flags for the protection filters (ts/apiserver/filters/). */
 const PROTECTION_FLAG_SPEC = {
   'max-requests-inflight': 'string',
   'max-mutating-requests-inflight': 'string',

@@ -94,7 +94,7 @@ export function aggregateMessage(messages: readonly string[]): string {
   return seen.length === 1 ? (seen[0] as string) : `[${seen.join(', ')}]`;
 }
 
-/** What attributes are made from: the routed request (rest.ts ResourceRequest). */
+/** What attributes are made from: the routed request (registry/generic/context.ts ResourceRequest). */
 export interface RequestLike {
   info: ResourceInfo;
   namespace: string;

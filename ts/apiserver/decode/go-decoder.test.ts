@@ -99,7 +99,7 @@ describe('decodesCleanly (the fast path) ≡ decodeAgainstSchema of the text', (
     decodeAgainstSchema(data.schemas, schema, parseJsonNode(text), strict, false, data.goTypes);
   /**
    * The fast path as checkUnknownFields takes it: the facts of the text taken at parse time, then
-   * (as rest.ts checkTypeMeta does) apiVersion and kind set when missing or empty.
+   * (as decode/type-meta.ts checkTypeMeta does) apiVersion and kind set when missing or empty.
    */
   const fast = (schema: Schema, text: string, strict: boolean, typeMeta: Record<string, unknown> = {}) => {
     const value = JSON.parse(text) as Record<string, unknown>;

@@ -35,7 +35,7 @@ import { watchObjects } from './watch.js';
 /** The routes of a server: a Handler for the end of the chain. */
 export function apiRoutes(config: ServerConfig): Handler {
   /**
-   * The context a resource's handlers use: a version stored as another one converts (conversion.ts),
+   * The context a resource's handlers use: a version stored as another one converts (registry/generic/versioned-storage.ts),
    * a custom resource reads with its version's apiVersion and defaults (crd/cr-storage.ts).
    */
   const contextFor = (info: ResourceInfo): RestContext =>

@@ -59,12 +59,12 @@ export async function handleSubresource(
     if (method === 'POST') return createEviction(ctx, req, await body());
     throw verbError();
   }
-  // pods/<name>/log: the kubelet's log through `kubeletLogs` (pod-log.ts).
+  // pods/<name>/log: the kubelet's log through `kubeletLogs` (registry/core/pods/log.ts).
   if (subresource === 'log' && info.subresources?.includes('log')) {
     if (method === 'GET') return getPodLog(ctx, req, services.kubeletLogs);
     throw verbError();
   }
-  // serviceaccounts/<name>/token: a signed TokenRequest (token-request.ts).
+  // serviceaccounts/<name>/token: a signed TokenRequest (registry/core/serviceaccounts/token.ts).
   if (subresource === 'token' && info.subresources?.includes('token') && services.tokenIssuer !== undefined) {
     if (method === 'POST') {
       const text = await body();
@@ -73,7 +73,7 @@ export async function handleSubresource(
     }
     throw verbError();
   }
-  // namespaces/<name>/finalize: only spec.finalizers is written (namespace-lifecycle.ts).
+  // namespaces/<name>/finalize: only spec.finalizers is written (the namespace finalize strategy).
   if (subresource === 'finalize' && info.subresources?.includes('finalize')) {
     if (method === 'PUT') return updateObject(ctx, req, await body(), 'finalize');
     throw verbError();

@@ -58,7 +58,7 @@ export interface WatchLimits {
   bufferEvents?: number;
 }
 
-/** Whether a request URL asks for a watch, as server.ts routes it (`watch=true` or `watch=1`). */
+/** Whether a request URL asks for a watch, as the router routes it (`watch=true` or `watch=1`). */
 export function isWatchUrl(url: URL): boolean {
   const w = url.searchParams.get('watch');
   return w === 'true' || w === '1';

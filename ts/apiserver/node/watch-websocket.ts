@@ -19,7 +19,7 @@
  *   closing ends the watch.
  * - Backpressure: the next event is read from the watch stream only once the socket has taken the
  *   previous ones (beyond a small send buffer), so a client that stops reading leaves the events in
- *   the watch's bounded buffer, which ends it (../watch.ts).
+ *   the watch's bounded buffer, which ends it (../endpoints/watch.ts).
  */
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';

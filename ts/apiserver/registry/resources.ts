@@ -27,7 +27,7 @@ export interface ResourceInfo {
   subresources?: readonly SubresourceName[];
   /**
    * The version objects are stored in when it is not this one (autoscaling/v1 HPAs are stored as
-   * autoscaling/v2); conversion.ts converts on the way in and out.
+   * autoscaling/v2); generic/versioned-storage.ts converts on the way in and out.
    */
   storageVersion?: string;
   /** The verbs discovery lists when not all of RESOURCE_VERBS (create-only reviews: `['create']`). */
@@ -63,7 +63,7 @@ export interface CustomResourceLookup {
   all(): readonly ResourceInfo[];
 }
 
-/** The subresources this apiserver serves (subresources.ts). */
+/** The subresources this apiserver serves (endpoints/subresources.ts). */
 export type SubresourceName = 'binding' | 'eviction' | 'finalize' | 'log' | 'scale' | 'status' | 'token';
 
 /** How discovery describes a subresource: its kind (group/version when it lives elsewhere) and verbs. */

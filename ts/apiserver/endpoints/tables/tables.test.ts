@@ -272,7 +272,7 @@ describe('Tables of the other kinds', () => {
       },
     });
     // Kubernetes prints the internal object for both versions; here autoscaling/v1 prints its own
-    // view, which holds only the cpu target (conversion.ts drops the rest instead of annotating it).
+    // view, which holds only the cpu target (the HPA conversion drops the rest instead of annotating it).
     const targets: Record<string, string> = {
       v2: 'cpu: <unknown>/60%, <unknown>/10 + 1 more...',
       v1: 'cpu: <unknown>/60%',

@@ -1,7 +1,7 @@
 /**
  * Storage seen through a value conversion: every value read is converted on its way out (gets,
  * lists, watch events, the current object handed to guaranteedUpdate and delete's validate) and
- * every value written on its way in. conversion.ts (a built-in resource served in a version other
+ * every value written on its way in. versioned-storage.ts (a built-in resource served in a version other
  * than its storage version) and crd/cr-storage.ts (custom resource versions) are the two users.
  */
 import type { Storage, StoredObject, Watch, WatchEvent } from '../../../storage/storage.js';

@@ -243,7 +243,7 @@ export async function createTokenRequest(
 }
 
 /**
- * Admission of a CREATE of serviceaccounts/token, on the TokenRequest as sent (token-request.ts
+ * Admission of a CREATE of serviceaccounts/token, on the TokenRequest as sent (createTokenRequest
  * decodes and answers it; a body that does not decode is left to its errors).
  */
 export async function admitTokenRequest(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<void> {
