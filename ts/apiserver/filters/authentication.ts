@@ -8,7 +8,7 @@ import type { Filter } from './chain.js';
 
 export function withAuthentication(authenticator: RequestAuthenticator): Filter {
   return (next) => async (r) => {
-    const user = await authenticator.authenticate(r.request.headers.get('Authorization'), r.request.connection);
-    return next({ ...r, user });
+    r.user = await authenticator.authenticate(r.request.headers.get('Authorization'), r.request.connection);
+    return next(r);
   };
 }

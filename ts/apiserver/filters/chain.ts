@@ -14,7 +14,10 @@ export interface RequestClass {
   longRunning: boolean;
 }
 
-/** A request as it passes down the chain: what the filters before a filter learned of it. */
+/**
+ * A request as it passes down the chain: what the filters before a filter learned of it, each
+ * recorded by the filter that learns it (as Go's filters put it in the request's context).
+ */
 export interface ChainRequest {
   readonly request: Incoming;
   readonly url: URL;
@@ -23,9 +26,9 @@ export interface ChainRequest {
   /** The RequestInfo verb, mutating and long-running (filters/request-info.ts). */
   readonly info: RequestClass;
   /** The deadline of a request that is not long-running (filters/request-deadline.ts). */
-  readonly deadlineMs?: number;
+  deadlineMs: number | undefined;
   /** Who asks: set by authentication, switched by impersonation. */
-  readonly user?: UserInfo;
+  user: UserInfo | undefined;
 }
 
 export type Handler = (request: ChainRequest) => Promise<Response>;

@@ -16,6 +16,7 @@ export function withImpersonation(authorizer: () => Authorizer): Filter {
       requestUri: `${r.url.pathname}${r.url.search}`,
     });
     if ('response' in acting) return acting.response;
-    return next({ ...r, user: acting.user });
+    r.user = acting.user;
+    return next(r);
   };
 }

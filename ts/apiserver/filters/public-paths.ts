@@ -12,8 +12,8 @@ function textResponse(text: string): Response {
   return new Response(text, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
 }
 
-export const withPublicPaths: Filter = (next) => async (r) => {
-  if (r.path === '/version') return jsonResponse(200, VERSION_INFO);
-  if (r.path === '/healthz' || r.path === '/livez' || r.path === '/readyz') return textResponse('ok');
+export const withPublicPaths: Filter = (next) => (r) => {
+  if (r.path === '/version') return Promise.resolve(jsonResponse(200, VERSION_INFO));
+  if (r.path === '/healthz' || r.path === '/livez' || r.path === '/readyz') return Promise.resolve(textResponse('ok'));
   return next(r);
 };

@@ -27,10 +27,13 @@ export function requestDeadlineMs(query: URLSearchParams, defaultMs: number): nu
   return ms > 0 && ms < defaultMs ? ms : defaultMs;
 }
 
-/** The filter: `deadlineMs` for the timeout filter after it; long-running requests have none. */
+/**
+ * The filter: `deadlineMs` for the timeout filter after it; long-running requests have none. A
+ * malformed `?timeout=` is thrown to the error handler.
+ */
 export function withRequestDeadline(defaultMs: number): Filter {
-  return (next) => async (r) => {
-    if (r.info.longRunning) return next(r);
-    return next({ ...r, deadlineMs: requestDeadlineMs(r.url.searchParams, defaultMs) });
+  return (next) => (r) => {
+    if (!r.info.longRunning) r.deadlineMs = requestDeadlineMs(r.url.searchParams, defaultMs);
+    return next(r);
   };
 }

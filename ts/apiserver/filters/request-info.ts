@@ -83,10 +83,10 @@ export function classifyRequest(method: string, url: URL): RequestClass {
  * chain below. A URL that does not parse is thrown to the error handler.
  */
 export function withRequestInfo(next: Handler): (request: Incoming) => Promise<Response> {
-  return async (request) => {
+  return (request) => {
     const url = new URL(request.url);
     const info = classifyRequest(request.method, url);
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-    return next({ request, url, path, info });
+    return next({ request, url, path, info, deadlineMs: undefined, user: undefined });
   };
 }

@@ -52,8 +52,8 @@ export function withDeadline(
  * throw is answered here already, so that an answer — error or not — that comes too late is dropped.
  */
 export function withTimeout(clock: Clock): Filter {
-  return (next) => async (r) => {
-    if (r.info.longRunning || r.deadlineMs === undefined) return next(r);
-    return withDeadline(next(r).catch(errorResponse), r.deadlineMs, clock, errorResponse);
-  };
+  return (next) => (r) =>
+    r.info.longRunning || r.deadlineMs === undefined
+      ? next(r)
+      : withDeadline(next(r).catch(errorResponse), r.deadlineMs, clock, errorResponse);
 }
