@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTokenFile } from '../ts/apiserver/authn/tokens.js';
 import { createApiServer } from '../ts/apiserver/server.js';
-import { parseTokenFile } from '../ts/apiserver/tokens.js';
 import { WasmStorage } from '../ts/storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../ts/wasm/node.js';
 import { measureCeilings } from './api-ceiling.js';

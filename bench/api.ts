@@ -15,11 +15,11 @@
  * Writes bench/results/api.json and api.svg.
  */
 import { loadavg } from 'node:os';
+import { parseTokenFile } from '../ts/apiserver/authn/tokens.js';
+import { WATCH_BUFFER_EVENTS } from '../ts/apiserver/endpoints/watch.js';
 import { serveHttp2 } from '../ts/apiserver/node/http2.js';
 import { type HttpsServer, serveHttps } from '../ts/apiserver/node/https.js';
 import { type ApiServer, createApiServer } from '../ts/apiserver/server.js';
-import { parseTokenFile } from '../ts/apiserver/tokens.js';
-import { WATCH_BUFFER_EVENTS } from '../ts/apiserver/watch.js';
 import { WasmStorage } from '../ts/storage/wasm/wasm-storage.js';
 import type { Kubewasm } from '../ts/wasm/kubewasm.js';
 import { measureCeilings } from './api-ceiling.js';

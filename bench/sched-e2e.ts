@@ -9,9 +9,9 @@
  * the watch fan-out and the scheduler share one thread here).
  */
 import type { KubeObject } from '../ts/api/meta.js';
-import type { SchedulingExplanation } from '../ts/apiserver/scheduling-explanation.js';
+import { parseTokenFile } from '../ts/apiserver/authn/tokens.js';
+import type { SchedulingExplanation } from '../ts/apiserver/registry/kubewasm/schedulingexplanations/scheduling-explanation.js';
 import { createApiServer } from '../ts/apiserver/server.js';
-import { parseTokenFile } from '../ts/apiserver/tokens.js';
 import { type Client, createClient, RESOURCES } from '../ts/client/index.js';
 import { inProcessTransport } from '../ts/client/transport.js';
 import { type CycleResult, Scheduler } from '../ts/scheduler/loop/index.js';

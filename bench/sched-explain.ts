@@ -5,7 +5,10 @@
  */
 import { stringify as toYaml } from 'yaml';
 import type { KubeObject } from '../ts/api/meta.js';
-import type { NodeExplanation, SchedulingExplanation } from '../ts/apiserver/scheduling-explanation.js';
+import type {
+  NodeExplanation,
+  SchedulingExplanation,
+} from '../ts/apiserver/registry/kubewasm/schedulingexplanations/scheduling-explanation.js';
 
 /** YAML without anchors: the pod's equal requests and limits are written out twice, as kubectl would. */
 const stringify = (value: unknown) => toYaml(value, { aliasDuplicateObjects: false });

@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCertificateAuthority, issueCertificate } from '../ts/apiserver/certs.js';
 import {
   importServiceAccountKey,
   serviceAccountClaims,
   signServiceAccountToken,
-} from '../ts/apiserver/service-account-jwt.js';
+} from '../ts/apiserver/authn/service-account-jwt.js';
+import { createCertificateAuthority, issueCertificate } from '../ts/apiserver/certs.js';
 import { UNAUTHORIZED } from '../ts/apiserver/test-support.js';
 import { UpCluster } from './support/up.js';
 

@@ -6,7 +6,7 @@
  * published JWKS, the same key after a restart).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyServiceAccountToken } from '../ts/apiserver/service-account-jwt.js';
+import { verifyServiceAccountToken } from '../ts/apiserver/authn/service-account-jwt.js';
 import { hasKubectl, UpCluster } from './support/up.js';
 
 const cluster = new UpCluster();

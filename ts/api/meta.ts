@@ -178,3 +178,6 @@ export interface PartialObjectMetadataList {
   metadata: ListMeta;
   items: PartialObjectMetadata[];
 }
+
+/** The `fieldValidation` directives of a write (metav1.FieldValidationIgnore/Warn/Strict, types.go). */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';

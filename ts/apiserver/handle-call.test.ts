@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DirectCall } from './server.js';
+import type { DirectCall } from './incoming.js';
 import { TOKEN, testServer } from './test-support.js';
 
 const AUTH = { Authorization: `Bearer ${TOKEN}` };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGGREGATED_DISCOVERY_TYPE } from './discovery.js';
+import { AGGREGATED_DISCOVERY_TYPE } from './endpoints/discovery.js';
 import { testServer, UNAUTHORIZED } from './test-support.js';
 
 const AGGREGATED_ACCEPT =

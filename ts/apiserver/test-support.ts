@@ -2,8 +2,9 @@
 import { VirtualClock } from '../sim/clock.js';
 import { WasmStorage } from '../storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../wasm/node.js';
-import { type ApiServer, type ApiServerOptions, createApiServer } from './server.js';
-import { parseTokenFile } from './tokens.js';
+import { parseTokenFile } from './authn/tokens.js';
+import type { ApiServerOptions } from './config.js';
+import { type ApiServer, createApiServer } from './server.js';
 
 /** The admin's bearer token (user `admin`, uid 1, group system:masters): every server has it. */
 export const TOKEN = 'test-token';

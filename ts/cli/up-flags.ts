@@ -5,13 +5,15 @@
  * --controllers and --resource-quota-sync-period — each turned into the assembly's options and
  * checked, a bad value refused with the reason (the caller prints it with the usage).
  */
+
+import { parseGoDuration } from '../api/go-duration.js';
 import { IpRange } from '../apiserver/allocators/ip-range.js';
 import { parsePortRange } from '../apiserver/allocators/port-range.js';
 import {
   DEFAULT_SERVICE_CLUSTER_IP_RANGE,
   DEFAULT_SERVICE_NODE_PORT_RANGE,
 } from '../apiserver/allocators/service-allocation.js';
-import { type ProtectionOptions, parseGoDuration } from '../apiserver/protection.js';
+import type { ProtectionOptions } from '../apiserver/config.js';
 import { newControllerDescriptors } from '../controllers/controller-descriptors.js';
 import type { ControllerManagerOptions } from '../controllers/framework/context.js';
 import { parseControllers, splitControllersFlag } from '../controllers/framework/manager.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ADMISSION_FLAG_SPEC, ADMISSION_FLAG_USAGE, admissionFlagOptions } from '../apiserver/admission/plugins.js';
-import { parseTokenFile, type UserInfo } from '../apiserver/tokens.js';
+import { parseTokenFile, type UserInfo } from '../apiserver/authn/tokens.js';
 import { type NodeCluster, startNodeCluster } from '../cluster/node.js';
 import type { Logger } from '../sim/logger.js';
 import { chooseHostAddress, parseAdvertiseAddress } from './advertise-address.js';

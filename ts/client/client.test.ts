@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/meta.js';
-import { RESOURCES as SERVED } from '../apiserver/resources.js';
+import { RESOURCES as SERVED } from '../apiserver/registry/resources.js';
 import { createClient } from './client.js';
 import { ApiError, isApiError } from './errors.js';
 import { RESOURCES, resourcePath } from './resources.js';

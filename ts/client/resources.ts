@@ -1,6 +1,6 @@
 /**
  * GroupVersionResource and the resources this cluster serves. The client keeps its own table
- * (mirroring ts/apiserver/resources.ts, checked by a test) so that it never imports the apiserver.
+ * (mirroring ts/apiserver/registry/resources.ts, checked by a test) so that it never imports the apiserver.
  */
 
 export interface GroupVersionResource {

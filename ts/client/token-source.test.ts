@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
+import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/authn/service-account-jwt.js';
 import type { ApiServer } from '../apiserver/server.js';
-import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/service-account-jwt.js';
 import { TOKEN, testServer } from '../apiserver/test-support.js';
 import type { VirtualClock } from '../sim/clock.js';
 import { createClient } from './client.js';

@@ -14,9 +14,10 @@
  */
 import { IpRange } from '../apiserver/allocators/ip-range.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../apiserver/allocators/service-allocation.js';
-import { RESOURCES as SERVED } from '../apiserver/resources.js';
-import { type ApiServer, type ApiServerOptions, createApiServer } from '../apiserver/server.js';
-import type { UserInfo } from '../apiserver/tokens.js';
+import type { UserInfo } from '../apiserver/authn/tokens.js';
+import type { ApiServerOptions } from '../apiserver/config.js';
+import { RESOURCES as SERVED } from '../apiserver/registry/resources.js';
+import { type ApiServer, createApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
 import { SharedInformerFactory } from '../client/informers/factory.js';
 import type { ResourceType } from '../client/resources.js';

@@ -9,13 +9,14 @@
  * The admin's, the scheduler's and the controller manager's bearer tokens live in a token file
  * (`kubewasm up` keeps one in its data directory); a cluster without one makes them in memory.
  */
+
+import type { UserInfo } from '../apiserver/authn/tokens.js';
 import {
   APISERVER_USER,
   KUBE_CONTROLLER_MANAGER_USER,
   KUBE_SCHEDULER_USER,
   SYSTEM_PRIVILEGED_GROUP,
 } from '../apiserver/authn/user.js';
-import type { UserInfo } from '../apiserver/tokens.js';
 
 /** The admin's user name in the token file. */
 export const ADMIN_USER = 'admin';

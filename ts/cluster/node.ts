@@ -9,10 +9,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/authn/service-account-jwt.js';
+import { parseTokenFile, tokenFileLine, type UserInfo } from '../apiserver/authn/tokens.js';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
 import { serveHttp2 } from '../apiserver/node/http2.js';
-import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/service-account-jwt.js';
-import { parseTokenFile, tokenFileLine, type UserInfo } from '../apiserver/tokens.js';
 import type { DataDirOptions } from '../storage/wasm/data-dir.js';
 import { openDurableStorage } from '../storage/wasm/durable.js';
 import { loadKubewasm } from '../wasm/node.js';

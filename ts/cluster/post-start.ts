@@ -11,8 +11,8 @@
  *                                           once the serving address and port are known
  */
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
+import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/registry/scheduling/priorityclasses/strategy.js';
 import type { ApiServer } from '../apiserver/server.js';
-import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/strategy.js';
 import type { Client } from '../client/client.js';
 import { isApiError } from '../client/errors.js';
 import { RESOURCES } from '../client/resources.js';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
-import { findResource } from '../resources.js';
-import { createObject, updateObject } from '../rest.js';
+import { createObject } from '../endpoints/create.js';
+import { updateObject } from '../endpoints/update.js';
+import { findResource } from '../registry/resources.js';
 import { AdmissionChain, admissionAttributes, aggregateMessage } from './chain.js';
 import { admissionChain, admissionFlagOptions, DEFAULT_ENABLED_PLUGINS } from './plugins.js';
 import { admissionServer, pod } from './test-server.js';

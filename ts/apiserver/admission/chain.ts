@@ -8,8 +8,8 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newForbidden, type StatusError } from '../../api/status.js';
-import type { ResourceInfo } from '../resources.js';
-import type { UserInfo } from '../tokens.js';
+import type { UserInfo } from '../authn/tokens.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './types.js';
 
 export class AdmissionChain {
@@ -94,7 +94,7 @@ export function aggregateMessage(messages: readonly string[]): string {
   return seen.length === 1 ? (seen[0] as string) : `[${seen.join(', ')}]`;
 }
 
-/** What attributes are made from: the routed request (rest.ts ResourceRequest). */
+/** What attributes are made from: the routed request (registry/generic/context.ts ResourceRequest). */
 export interface RequestLike {
   info: ResourceInfo;
   namespace: string;

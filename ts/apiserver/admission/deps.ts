@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
-import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../resources.js';
+import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../registry/resources.js';
 import { decodedOnce, storedLister } from './lister.js';
 
 export interface AdmissionDeps {

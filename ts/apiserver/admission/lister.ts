@@ -11,7 +11,7 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { Storage, StoredObject, Watch } from '../../storage/storage.js';
-import { decodeStored } from '../codec.js';
+import { decodeStored } from '../decode/codec.js';
 import { relistWithRetries } from '../relist.js';
 
 /** The collections kept (their storage key prefixes). */

@@ -8,8 +8,7 @@
  */
 import { newForbidden, newNotFound, StatusError } from '../../api/status.js';
 import type { Storage, StoredObject } from '../../storage/storage.js';
-import { decodeStored } from '../codec.js';
-import { isNamespaceResource } from '../namespace-lifecycle.js';
+import { decodeStored } from '../decode/codec.js';
 import { admissionForbidden } from './chain.js';
 import type { AdmissionDeps } from './deps.js';
 import { storedLister } from './lister.js';
@@ -48,6 +47,10 @@ function isTerminating(storage: Storage, namespace: string, ns: StoredObject): b
 // isAccessReview: answering about a namespace that does not exist would leak nothing useful.
 const isAccessReview = (a: AdmissionAttributes): boolean =>
   a.info.group === 'authorization.k8s.io' && a.info.resource === 'localsubjectaccessreviews';
+
+/** The request is about a Namespace itself (the plugin's `a.GetKind().GroupKind()` check). */
+const isNamespaceResource = (info: { group: string; resource: string }): boolean =>
+  info.group === '' && info.resource === 'namespaces';
 
 export function namespaceLifecyclePlugin(deps: AdmissionDeps): AdmissionPlugin {
   return {

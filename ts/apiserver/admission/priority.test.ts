@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_PRIORITY_CLASSES } from '../strategy.js';
+import { SYSTEM_PRIORITY_CLASSES } from '../registry/scheduling/priorityclasses/strategy.js';
 import { admissionServer, pod } from './test-server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read and edit response documents freely

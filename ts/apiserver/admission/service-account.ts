@@ -14,7 +14,7 @@
  * token projections. serviceAccountName is immutable through pod update validation, not here.
  */
 import type { KubeObject } from '../../api/meta.js';
-import { generateName } from '../names.js';
+import { generateName } from '../registry/generic/names.js';
 import { admissionForbidden } from './chain.js';
 import { type AdmissionDeps, getStored, realSleep } from './deps.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';

@@ -8,8 +8,9 @@
  * A plugin refuses a write by throwing a StatusError (admission.NewForbidden → 403 with
  * `<resource> "<name>" is forbidden: <reason>`; quota → 403 `exceeded quota: …`).
  */
-import type { ResourceInfo } from '../resources.js';
-import type { UserInfo } from '../tokens.js';
+
+import type { UserInfo } from '../authn/tokens.js';
+import type { ResourceInfo } from '../registry/resources.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 

@@ -17,7 +17,7 @@ import { type ErrorList, FieldPath, invalid } from '../../api/field-errors.js';
 import type { KubeObject } from '../../api/meta.js';
 import { newInternalError, newInvalid } from '../../api/status.js';
 import type { Storage } from '../../storage/storage.js';
-import { decodeStored } from '../codec.js';
+import { decodeStored } from '../decode/codec.js';
 import type { RandomIntn } from './bitmap.js';
 import { AllocationError, IpRange } from './ip-range.js';
 import { PortAllocationOperation, PortAllocator } from './port-range.js';

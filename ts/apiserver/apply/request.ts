@@ -5,8 +5,8 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, StatusError } from '../../api/status.js';
-import { yamlToJson } from '../codec.js';
-import type { ResourceInfo } from '../resources.js';
+import { yamlToJson } from '../decode/yaml.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { applyConfiguration, recordUpdate } from './field-manager.js';
 import type { Value } from './path.js';
 import { builtinScope } from './scope.js';

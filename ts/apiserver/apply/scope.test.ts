@@ -1,7 +1,7 @@
 /** Scopes: a custom resource's type from its CRD schema (the seam crd/ uses), reset fields per write. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOpenApiData } from '../openapi/data.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { applyConfiguration, recordUpdate } from './field-manager.js';
 import { builtinScope } from './scope.js';
 

@@ -6,7 +6,7 @@
  * and for some kinds parts of metadata).
  */
 import type { Schema } from '../openapi/data.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import type { FieldManagerScope } from './field-manager.js';
 import { FieldSet } from './field-set.js';
 import { fieldElement } from './path.js';

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ManagedFieldsEntry } from '../../api/meta.js';
 import { loadOpenApiData } from '../openapi/data.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { type FieldManagerScope, recordOwnUpdate, recordUpdate, updateManaged } from './field-manager.js';
 import { FieldSet } from './field-set.js';
 import { TypedError } from './list-items.js';

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../sim/clock.js';
 import { WasmStorage } from '../../storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../../wasm/node.js';
-import { PROTOBUF_TYPE } from '../protobuf/decode.js';
+import { parseTokenFile } from '../authn/tokens.js';
+import { PROTOBUF_TYPE } from '../decode/protobuf/decode.js';
 import { type ApiServer, createApiServer } from '../server.js';
-import { parseTokenFile } from '../tokens.js';
 import { createAuthorizer, type RbacAuthorizer } from './authorizer.js';
 import { reconcileBootstrapPolicy } from './bootstrap-policy.js';
 

@@ -19,9 +19,10 @@ import type { KubeObject, LabelSelectorRequirement, ObjectMeta } from '../../api
 import { newBadRequest, newInvalid, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
 import { validateLabelSelectorRequirement } from '../../api/validation/labels.js';
 import { ensureObjectNamespaceMatchesRequestNamespace } from '../../api/validation/request-namespace.js';
-import type { ResourceInfo } from '../resources.js';
-import { jsonResponse } from '../response.js';
-import { decodeCreateBody, metaOf } from '../rest.js';
+import { metaOf } from '../decode/type-meta.js';
+import { decodeCreateBody } from '../endpoints/create.js';
+import { jsonResponse } from '../endpoints/response.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import type { Attributes, UserInfo } from './attributes.js';
 import type { AuthorizationResult, Authorizer, SubjectRules } from './authorizer.js';
 

@@ -6,9 +6,9 @@
  *   attributesFor(user, 'GET', new URL('https://x/api/v1/namespaces/default/pods?watch=1'))
  *   // → { verb: 'watch', resourceRequest: true, namespace: 'default', resource: 'pods', … }
  */
-import type { UserInfo } from '../tokens.js';
+import type { UserInfo } from '../authn/tokens.js';
 
-export type { UserInfo } from '../tokens.js';
+export type { UserInfo } from '../authn/tokens.js';
 
 /** One request's authorization attributes (authorizer.AttributesRecord). */
 export interface Attributes {

@@ -9,7 +9,7 @@ import { relistWithRetries } from '../relist.js';
 import type { UserInfo } from './attributes.js';
 import type { BindingObject, RoleObject, Subject } from './rbac-types.js';
 
-/** The four RBAC kinds by storage prefix (resources.ts collectionPrefix). */
+/** The four RBAC kinds by storage prefix (registry/resources.ts collectionPrefix). */
 const PREFIXES = {
   roles: '/registry/roles/',
   rolebindings: '/registry/rolebindings/',

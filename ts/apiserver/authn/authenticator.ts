@@ -8,9 +8,9 @@
  */
 import type { X509Certificate } from '@peculiar/x509';
 import { newUnauthorized, type StatusError } from '../../api/status.js';
-import { authenticateStaticToken, bearerToken, type UserInfo } from '../tokens.js';
 import type { ConnectionInfo } from './connection.js';
 import type { TokenAuthenticator, TokenResult } from './service-account.js';
+import { authenticateStaticToken, bearerToken, type UserInfo } from './tokens.js';
 import { anonymousUser, withAuthenticatedGroup } from './user.js';
 import { authenticateCertificate } from './x509.js';
 

@@ -10,13 +10,13 @@ import type { VirtualClock } from '../../sim/clock.js';
 import { reconcileBootstrapPolicy } from '../auth/bootstrap-policy.js';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../certs.js';
 import type { ApiServer } from '../server.js';
+import { TOKEN, testRequest, testServer, UNAUTHORIZED } from '../test-support.js';
+import type { ConnectionInfo } from './connection.js';
 import {
   generateServiceAccountKeyPem,
   importServiceAccountKey,
   type ServiceAccountKey,
-} from '../service-account-jwt.js';
-import { TOKEN, testRequest, testServer, UNAUTHORIZED } from '../test-support.js';
-import type { ConnectionInfo } from './connection.js';
+} from './service-account-jwt.js';
 
 const ADMIN = TOKEN;
 const ALICE = 'alice-token';

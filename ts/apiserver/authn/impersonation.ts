@@ -10,7 +10,7 @@ import { goQuote } from '../../api/go-format.js';
 import { forbiddenStatusError } from '../../api/status.js';
 import type { Attributes } from '../auth/attributes.js';
 import type { Authorizer } from '../auth/authorizer.js';
-import type { UserInfo } from '../tokens.js';
+import type { UserInfo } from './tokens.js';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER } from './user.js';
 
 /** k8s.io/api/authentication/v1 types.go: the impersonation headers. */

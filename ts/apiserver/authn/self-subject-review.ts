@@ -5,11 +5,11 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
-import { rfc3339 } from '../names.js';
-import type { ResourceInfo } from '../resources.js';
-import { jsonResponse } from '../response.js';
-import { decodeCreateBody } from '../rest.js';
-import type { UserInfo } from '../tokens.js';
+import { decodeCreateBody } from '../endpoints/create.js';
+import { jsonResponse } from '../endpoints/response.js';
+import { rfc3339 } from '../registry/generic/names.js';
+import type { ResourceInfo } from '../registry/resources.js';
+import type { UserInfo } from './tokens.js';
 
 export const AUTHENTICATION_GROUP = 'authentication.k8s.io';
 

@@ -6,16 +6,16 @@
  */
 import { StorageError } from '../../storage/errors.js';
 import type { Storage } from '../../storage/storage.js';
-import { decodeStored } from '../codec.js';
-import { getReadAt } from '../read-options.js';
-import { findResource, objectKey } from '../resources.js';
+import { decodeStored } from '../decode/codec.js';
+import { getReadAt } from '../registry/generic/read-options.js';
+import { findResource, objectKey } from '../registry/resources.js';
 import {
   type LiveObject,
   type ObjectLookup,
   type ServiceAccountKey,
   verifyServiceAccountToken,
-} from '../service-account-jwt.js';
-import type { UserInfo } from '../tokens.js';
+} from './service-account-jwt.js';
+import type { UserInfo } from './tokens.js';
 
 /** A token authenticator's answer: a user (with the audiences it is good for), an error, or not ours. */
 export type TokenResult = { user: UserInfo; audiences?: string[] } | { error: string } | Record<string, never>;

@@ -5,8 +5,8 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newInternalError, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
-import { jsonResponse } from '../response.js';
-import { decodeCreateBody } from '../rest.js';
+import { decodeCreateBody } from '../endpoints/create.js';
+import { jsonResponse } from '../endpoints/response.js';
 import type { RequestAuthenticator } from './authenticator.js';
 import { AUTHENTICATION_GROUP, type ReviewRequest, userInfoJson } from './self-subject-review.js';
 

@@ -3,7 +3,7 @@
  * and the two authenticators that only shape a user: the group adder every authenticated user
  * passes through, and the anonymous user.
  */
-import type { UserInfo } from '../tokens.js';
+import type { UserInfo } from './tokens.js';
 
 /** user.go: Anonymous, AllAuthenticated, AllUnauthenticated, SystemPrivilegedGroup, APIServerUser. */
 export const ANONYMOUS_USER = 'system:anonymous';

@@ -6,8 +6,8 @@
  * WebCrypto through @peculiar/x509, so it runs in a browser worker too.
  */
 import * as x509 from '@peculiar/x509';
-import { CREDENTIAL_ID_KEY } from '../service-account-jwt.js';
-import type { UserInfo } from '../tokens.js';
+import { CREDENTIAL_ID_KEY } from './service-account-jwt.js';
+import type { UserInfo } from './tokens.js';
 
 x509.cryptoProvider.set(globalThis.crypto);
 

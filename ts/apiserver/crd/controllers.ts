@@ -8,8 +8,8 @@
 
 import type { Clock } from '../../sim/clock.js';
 import type { Storage, StoredObject } from '../../storage/storage.js';
-import { decodeForRewrite, encodeForStorage } from '../codec.js';
-import { rfc3339 } from '../names.js';
+import { decodeForRewrite, encodeForStorage } from '../decode/codec.js';
+import { rfc3339 } from '../registry/generic/names.js';
 import { isCondition, setCondition } from './conditions.js';
 import { deleteInstances } from './finalizer.js';
 import { calculateNames, namesEqual } from './naming.js';

@@ -5,8 +5,8 @@
  * (customresource_handler.go: defaulting on read from etcd, schemaCoercingConverter).
  */
 import type { Storage } from '../../storage/storage.js';
-import { convertedStorage } from '../converted-storage.js';
-import { groupVersion, type ResourceInfo } from '../resources.js';
+import { convertedStorage } from '../registry/generic/converted-storage.js';
+import { groupVersion, type ResourceInfo } from '../registry/resources.js';
 import { applyDefaults } from './schema-api.js';
 
 type Obj = Record<string, unknown>;

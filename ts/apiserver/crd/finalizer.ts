@@ -9,9 +9,10 @@ import type { DeleteOptions } from '../../api/meta.js';
 import { StatusError } from '../../api/status.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
-import { decodeStored } from '../codec.js';
-import { collectionPrefix, type ResourceInfo } from '../resources.js';
-import { deleteOne, type RestContext } from '../rest.js';
+import { decodeStored } from '../decode/codec.js';
+import type { RestContext } from '../registry/generic/context.js';
+import { storeDelete } from '../registry/generic/delete.js';
+import { collectionPrefix, type ResourceInfo } from '../registry/resources.js';
 import { customResourceStorage } from './cr-storage.js';
 import { servedResourcesOf } from './served.js';
 import type { Crd, CrdCondition } from './types.js';
@@ -48,7 +49,7 @@ export async function deleteInstances(storage: Storage, crd: Crd, clock: Clock):
     if (meta.deletionTimestamp) continue;
     const options: DeleteOptions = {};
     try {
-      await deleteOne(
+      await storeDelete(
         ctx,
         {
           info,

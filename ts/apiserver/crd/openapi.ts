@@ -9,7 +9,7 @@
  */
 import { type OpenApiData, SCHEMA_REF_PREFIX, type Schema } from '../openapi/data.js';
 import { hashText, reachableSchemas, SECURITY_SCHEMES } from '../openapi/documents.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { definitionName, openApiV3ListSchema, openApiV3Schema } from './schema-api.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';

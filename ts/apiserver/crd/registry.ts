@@ -4,12 +4,13 @@
  * serve: `findResource` consults it for any path the built-in table does not serve. Every change is
  * handed to `onChange` (the in-server controllers, controllers.ts).
  */
+
+import { compareVersionPriority } from '../../api/version-priority.js';
 import type { Storage, StoredObject, Watch, WatchEvent } from '../../storage/storage.js';
+import type { CustomResourceLookup, ResourceInfo } from '../registry/resources.js';
 import { relistWithRetries } from '../relist.js';
-import type { CustomResourceLookup, ResourceInfo } from '../resources.js';
 import { servedResourcesOf } from './served.js';
 import type { Crd } from './types.js';
-import { compareVersionPriority } from './version-priority.js';
 
 /** Where CRDs are stored (objectKey of the apiextensions.k8s.io customresourcedefinitions row). */
 export const CRD_PREFIX = '/registry/customresourcedefinitions/';

@@ -7,25 +7,18 @@
 import { FieldPath, invalid } from '../../api/field-errors.js';
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, newNotFound } from '../../api/status.js';
-import { decodeStored, parseJsonObject } from '../codec.js';
-import { checkUnknownFields, withPatchSource, withRawJson } from '../field-validation.js';
-import type { Json } from '../patch.js';
-import { getReadAt } from '../read-options.js';
-import { objectKey, type ResourceInfo, SCALE_KIND } from '../resources.js';
-import { jsonResponse } from '../response.js';
-import {
-  applyPatch,
-  checkOptions,
-  checkTypeMeta,
-  fieldValidation,
-  metaOf,
-  parsePatchRequest,
-  type ResourceRequest,
-  type RestContext,
-  storageCall,
-  updateWith,
-  writeOptions,
-} from '../rest.js';
+import { decodeStored, parseJsonObject } from '../decode/codec.js';
+import { checkUnknownFields, withPatchSource, withRawJson } from '../decode/field-validation.js';
+import { checkTypeMeta, metaOf } from '../decode/type-meta.js';
+import { applyPatch, parsePatchRequest } from '../endpoints/patch.js';
+import { jsonResponse } from '../endpoints/response.js';
+import { checkOptions, fieldValidation, writeOptions } from '../endpoints/rest-options.js';
+import { updateWith } from '../endpoints/update.js';
+import type { Json } from '../patch/json-patch.js';
+import type { ResourceRequest, RestContext } from '../registry/generic/context.js';
+import { getReadAt } from '../registry/generic/read-options.js';
+import { storageCall } from '../registry/generic/storage-call.js';
+import { objectKey, type ResourceInfo, SCALE_KIND } from '../registry/resources.js';
 import { isObj } from './types.js';
 
 type Obj = Record<string, unknown>;

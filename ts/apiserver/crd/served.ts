@@ -4,32 +4,13 @@
  * of the CRD in `custom` — the version's schema, the status and scale subresources, the printer
  * columns, and whether the CRD is being deleted (then creates are refused).
  */
-import type { ResourceInfo } from '../resources.js';
+
+import { compareVersionPriority } from '../../api/version-priority.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { isCondition } from './conditions.js';
 import { storageVersionOf } from './defaults.js';
-import type { JSONSchemaProps } from './schema-api.js';
 import { CREATION_TIMESTAMP_DESCRIPTION } from './table.js';
-import type { Crd, CrdColumn, CrdScale } from './types.js';
-import { compareVersionPriority } from './version-priority.js';
-
-/** What serving a custom resource takes from its CRD. */
-export interface CustomResourceServing {
-  /** The CRD's name (`widgets.example.com`). */
-  crdName: string;
-  /** The version objects are stored in (written with this apiVersion). */
-  storageVersion: string;
-  /** The list kind (`WidgetList`, or the CRD's own listKind). */
-  listKind: string;
-  /** The version's openAPIV3Schema. */
-  schema: JSONSchemaProps | undefined;
-  scale?: CrdScale;
-  /** additionalPrinterColumns, or the default Age column when there are none. */
-  columns: readonly CrdColumn[];
-  /** The CRD's Terminating condition is True: creates are refused (405). */
-  terminating: boolean;
-  /** The version's deprecation warning, when deprecated. */
-  warning?: string;
-}
+import type { Crd, CrdColumn, CustomResourceServing } from './types.js';
 
 // discovery_controller.go: the verbs of a custom resource, and of one whose CRD is terminating.
 const VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];

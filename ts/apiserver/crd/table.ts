@@ -6,7 +6,7 @@
  * without columns gets Age (serveDefaultColumnsIfEmpty).
  */
 import type { KubeObject, Table, TableColumnDefinition } from '../../api/meta.js';
-import { humanDuration, tableOf } from '../tables/column.js';
+import { humanDuration, tableOf } from '../endpoints/tables/column.js';
 import { findResults, parseJsonPath, printText } from './jsonpath.js';
 import type { CrdColumn } from './types.js';
 

@@ -80,3 +80,22 @@ export interface Crd extends KubeObject {
 
 type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** What serving a custom resource takes from its CRD. */
+export interface CustomResourceServing {
+  /** The CRD's name (`widgets.example.com`). */
+  crdName: string;
+  /** The version objects are stored in (written with this apiVersion). */
+  storageVersion: string;
+  /** The list kind (`WidgetList`, or the CRD's own listKind). */
+  listKind: string;
+  /** The version's openAPIV3Schema. */
+  schema: JSONSchemaProps | undefined;
+  scale?: CrdScale;
+  /** additionalPrinterColumns, or the default Age column when there are none. */
+  columns: readonly CrdColumn[];
+  /** The CRD's Terminating condition is True: creates are refused (405). */
+  terminating: boolean;
+  /** The version's deprecation warning, when deprecated. */
+  warning?: string;
+}

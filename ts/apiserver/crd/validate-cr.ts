@@ -1,6 +1,6 @@
 /**
  * A custom resource's validation (k8s.io/apiextensions-apiserver pkg/registry/customresource/
- * validator.go, v1.32) beyond the generic metadata checks rest.ts runs: the name as a DNS
+ * validator.go, v1.32) beyond the generic metadata checks the generic store runs: the name as a DNS
  * subdomain, the version's openAPIV3Schema (validateCustomResource), and with a scale subresource
  * the replicas at specReplicasPath / statusReplicasPath (int64, non-negative, at most MaxInt32) and
  * the label selector at labelSelectorPath (a string).
@@ -8,7 +8,7 @@
 import { type ErrorList, FieldPath, invalid } from '../../api/field-errors.js';
 import type { KubeObject } from '../../api/meta.js';
 import { nameIsDNSSubdomain } from '../../api/validation/names.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../registry/resources.js';
 import { validateCustomResource } from './schema-api.js';
 import { isObj } from './types.js';
 

@@ -22,7 +22,7 @@ const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32',
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** ValidateCustomResourceDefinition beyond ObjectMeta's generic checks (rest.ts runs those). */
+/** ValidateCustomResourceDefinition beyond ObjectMeta's generic checks (the generic store runs those). */
 export function validateCrd(crd: Crd): ErrorList {
   const spec: CrdSpec = crd.spec ?? {};
   const errs: ErrorList = [];

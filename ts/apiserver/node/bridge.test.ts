@@ -6,8 +6,9 @@
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueCertificate } from '../certs.js';
-import { MAX_REQUEST_BODY_BYTES } from '../protection.js';
-import type { ApiServer, DirectCall } from '../server.js';
+import type { DirectCall } from '../incoming.js';
+import { MAX_REQUEST_BODY_BYTES } from '../incoming.js';
+import type { ApiServer } from '../server.js';
 import { type TestServer, TOKEN, testServer } from '../test-support.js';
 import type { HttpsServer } from './bridge.js';
 import { serveHttp2 } from './http2.js';

@@ -3,7 +3,7 @@
  * body read up to kube-apiserver's 3 MiB limit (413 beyond); the request handed over as its parts
  * (ApiServer.handleCall: a web Request per request costs ~50 µs of CPU) or, for the few only a
  * web Request reads exactly, as one that aborts when the client leaves early; the Response written
- * back — in one piece when response.ts holds it as text, else streamed chunk by chunk with
+ * back — in one piece when endpoints/response.ts holds it as text, else streamed chunk by chunk with
  * backpressure (watch); and listening, with watch over WebSocket on Upgrade requests.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -12,9 +12,10 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { newRequestEntityTooLarge, toStatus } from '../../api/status.js';
 import type { ServingTls } from '../certs.js';
-import { MAX_REQUEST_BODY_BYTES } from '../protection.js';
-import { bufferedBody } from '../response.js';
-import type { ApiServer, DirectCall } from '../server.js';
+import { bufferedBody } from '../endpoints/response.js';
+import type { DirectCall } from '../incoming.js';
+import { MAX_REQUEST_BODY_BYTES } from '../incoming.js';
+import type { ApiServer } from '../server.js';
 import { connectionInfo } from './peer-certificate.js';
 import { webSocketWatchHandler } from './watch-websocket.js';
 
@@ -246,7 +247,7 @@ async function serve(
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
-      // Backpressure: a slow reader leaves the rest in the watch's bounded buffer (../watch.ts).
+      // Backpressure: a slow reader leaves the rest in the watch's bounded buffer (../endpoints/watch.ts).
       if (!(res as { write(chunk: Uint8Array): boolean }).write(value)) await drainedOrClosed(res);
     }
   } catch {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { WATCH_BUFFER_EVENTS } from '../watch.js';
+import { WATCH_BUFFER_EVENTS } from '../endpoints/watch.js';
 import { type HttpsTestServer, httpsTestServer } from './test-support.js';
 import { BEARER_PROTOCOL_PREFIX, protocolBearer } from './watch-websocket.js';
 

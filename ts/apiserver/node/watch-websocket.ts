@@ -19,13 +19,13 @@
  *   closing ends the watch.
  * - Backpressure: the next event is read from the watch stream only once the socket has taken the
  *   previous ones (beyond a small send buffer), so a client that stops reading leaves the events in
- *   the watch's bounded buffer, which ends it (../watch.ts).
+ *   the watch's bounded buffer, which ends it (../endpoints/watch.ts).
  */
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { isWatchUrl } from '../endpoints/watch.js';
 import type { ApiServer } from '../server.js';
-import { isWatchUrl } from '../watch.js';
 import { connectionInfo } from './peer-certificate.js';
 
 /** authentication/request/websocket/protocol.go bearerProtocolPrefix. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupVersions, RESOURCES, subresourcesOf } from '../resources.js';
+import { groupVersions, RESOURCES, subresourcesOf } from '../registry/resources.js';
 import { loadOpenApiData, SCHEMA_REF_PREFIX } from './data.js';
 import { buildDocument, indexKey, openApiDocument, openApiIndex } from './documents.js';
 

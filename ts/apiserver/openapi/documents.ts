@@ -8,8 +8,8 @@
  * metadata). The paths follow RESOURCES, so a resource added there appears here; one missing from
  * the data gets a bare `patch` operation so kubectl still hands validation to the server.
  */
-import { VERSION_INFO } from '../discovery.js';
-import { groupVersions, RESOURCES, type ResourceInfo, subresourcesOf } from '../resources.js';
+import { VERSION_INFO } from '../endpoints/discovery.js';
+import { groupVersions, RESOURCES, type ResourceInfo, subresourcesOf } from '../registry/resources.js';
 import { loadOpenApiData, type OpenApiData, SCHEMA_REF_PREFIX, type Schema, type StoredOperation } from './data.js';
 
 /** `api/v1`, `apis/apps/v1`: the index keys. */

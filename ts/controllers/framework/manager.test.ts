@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { harness } from '../../client/test-support.js';
+import type { Logger } from '../../sim/logger.js';
 import type { ControllerContext } from './context.js';
 import type { Controller } from './controller.js';
-import type { Logger } from '../../sim/logger.js';
 import {
   type ControllerDescriptor,
   ControllerDescriptors,

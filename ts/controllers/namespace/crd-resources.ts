@@ -10,7 +10,7 @@
  */
 import type { CustomResourceDefinition } from '../../api/types/apiextensions/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
-import { compareVersionPriority } from '../../apiserver/crd/version-priority.js';
+import { compareVersionPriority } from '../../api/version-priority.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { SharedIndexInformer } from '../../client/informers/shared-informer.js';
 import { RESOURCES, type ResourceType } from '../../client/resources.js';

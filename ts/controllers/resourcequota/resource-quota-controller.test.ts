@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { servedResources } from '../../cluster/cluster.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { type Harness, harness } from '../../client/test-support.js';
+import { servedResources } from '../../cluster/cluster.js';
 import { ResourceQuotaController, type ResourceQuotaControllerOptions } from './resource-quota-controller.js';
 
 type Obj = Record<string, unknown>;

@@ -18,10 +18,16 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceQuota } from '../../api/types/core/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
-import type { Evaluator } from '../../apiserver/admission/resource-quota/evaluator.js';
-import { quotaV1Pod } from '../../apiserver/admission/resource-quota/pods.js';
-import { type Quota, quotaFrom } from '../../apiserver/admission/resource-quota/quota.js';
-import { isIgnoredResource, QuotaRegistry } from '../../apiserver/admission/resource-quota/registry.js';
+import type { Client } from '../../client/client.js';
+import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
+import type { Lister } from '../../client/informers/listers.js';
+import { RESOURCES, type ResourceType } from '../../client/resources.js';
+import { WorkQueue } from '../../client/workqueue.js';
+import type { Evaluator } from '../../quota/evaluator.js';
+import { quotaV1Pod } from '../../quota/pods.js';
+import { type Quota, quotaFrom } from '../../quota/quota.js';
+import { isIgnoredResource, QuotaRegistry } from '../../quota/registry.js';
 import {
   add,
   decimal,
@@ -31,14 +37,8 @@ import {
   parseResourceList,
   type ResourceList,
   resourceListJson,
-} from '../../apiserver/admission/resource-quota/resource-list.js';
-import { quotaServiceType } from '../../apiserver/admission/resource-quota/services.js';
-import type { Client } from '../../client/client.js';
-import type { SharedInformerFactory } from '../../client/informers/factory.js';
-import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
-import type { Lister } from '../../client/informers/listers.js';
-import { RESOURCES, type ResourceType } from '../../client/resources.js';
-import { WorkQueue } from '../../client/workqueue.js';
+} from '../../quota/resource-list.js';
+import { quotaServiceType } from '../../quota/services.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
 import { RESOURCE_QUOTA_CONTROLLER } from '../framework/names.js';

@@ -64,7 +64,7 @@ export interface KindValidators {
 const VALIDATORS: ReadonlyMap<string, KindValidators> = new Map<string, KindValidators>([
   ['/Pod', { create: validatePod, update: validatePodUpdate }],
   ['/Service', { create: validateService, update: validateServiceUpdate }],
-  // Namespace: spec.finalizers are checked by ts/apiserver/namespace-lifecycle.ts.
+  // Namespace: spec.finalizers are checked by ts/apiserver/registry/core/namespaces/finalizers.ts.
   ['/Node', { create: validateNode, update: validateNodeUpdate }],
   ['/Endpoints', { create: validateEndpoints }],
   ['/LimitRange', { create: validateLimitRange }],

@@ -8,8 +8,8 @@
  */
 import { type Clock, realClock } from '../../../sim/clock.js';
 import type { Storage } from '../../../storage/storage.js';
-import { decodeStored } from '../../codec.js';
-import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../../resources.js';
+import { decodeStored } from '../../decode/codec.js';
+import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../../registry/resources.js';
 import { decodedOnce, storedLister } from '../lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types.js';
 import { isPodSpecResource, PodSecurityAdmission, type PodSecurityRequest } from './admission.js';

@@ -9,10 +9,9 @@
  * --admission-control-config-file.
  */
 import { newForbidden, type StatusError } from '../../../api/status.js';
-import type { AdmissionAttributes } from '../types.js';
-import type { Evaluator } from './evaluator.js';
-import { isObj, objAt } from './pod-resources.js';
-import type { Quota } from './quota.js';
+import type { Evaluator } from '../../../quota/evaluator.js';
+import { isObj, objAt } from '../../../quota/pod-resources.js';
+import type { Quota } from '../../../quota/quota.js';
 import {
   add,
   equals,
@@ -24,7 +23,8 @@ import {
   type ResourceList,
   removeZeros,
   subtractNonNegative,
-} from './resource-list.js';
+} from '../../../quota/resource-list.js';
+import type { AdmissionAttributes } from '../types.js';
 
 type Obj = Record<string, unknown>;
 

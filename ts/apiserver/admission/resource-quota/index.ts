@@ -7,17 +7,17 @@
  *   const plugin = resourceQuotaPlugin({ storage, clock });
  */
 
+import { isIgnoredResource, QuotaRegistry } from '../../../quota/registry.js';
 import type { Clock } from '../../../sim/clock.js';
 import type { Storage } from '../../../storage/storage.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types.js';
 import { QuotaAccessor } from './quota-access.js';
 import { QuotaEvaluator } from './quota-evaluator.js';
-import { isIgnoredResource, QuotaRegistry } from './registry.js';
 
 // admission.go PluginName.
 export const PLUGIN_NAME = 'ResourceQuota';
 
-export { QuotaRegistry } from './registry.js';
+export { QuotaRegistry } from '../../../quota/registry.js';
 
 export function resourceQuotaPlugin(deps: { storage: Storage; clock?: Clock }): AdmissionPlugin {
   const evaluator = new QuotaEvaluator(new QuotaAccessor(deps.storage), new QuotaRegistry(), deps.clock);

@@ -6,13 +6,13 @@
  * Kubernetes reads an informer's cache; the write is always the compare-and-swap on storage.
  */
 import { newConflict, newNotFound } from '../../../api/status.js';
+import { isObj } from '../../../quota/pod-resources.js';
+import { type Quota, quotaFrom } from '../../../quota/quota.js';
+import { resourceListJson } from '../../../quota/resource-list.js';
 import { StorageError } from '../../../storage/errors.js';
 import type { Storage } from '../../../storage/storage.js';
-import { decodeForRewrite, decodeStored, encodeForStorage } from '../../codec.js';
+import { decodeForRewrite, decodeStored, encodeForStorage } from '../../decode/codec.js';
 import { storedLister } from '../lister.js';
-import { isObj } from './pod-resources.js';
-import { type Quota, quotaFrom } from './quota.js';
-import { resourceListJson } from './resource-list.js';
 
 const QUOTAS = { group: '', resource: 'resourcequotas' };
 

@@ -11,13 +11,13 @@
  * quota controller recalculates, as in Kubernetes.
  */
 import { newInternalError } from '../../../api/status.js';
+import type { Quota } from '../../../quota/quota.js';
+import type { QuotaRegistry } from '../../../quota/registry.js';
+import { equals } from '../../../quota/resource-list.js';
 import { type Clock, realClock } from '../../../sim/clock.js';
 import type { AdmissionAttributes } from '../types.js';
 import { checkRequest, usageChanged } from './check-request.js';
-import type { Quota } from './quota.js';
 import type { QuotaAccessor } from './quota-access.js';
-import type { QuotaRegistry } from './registry.js';
-import { equals } from './resource-list.js';
 
 // controller.go Evaluate: a waiter gives up after 10 seconds.
 export const EVALUATION_TIMEOUT_MS = 10_000;

@@ -8,7 +8,7 @@ import { type FieldError, invalid, required } from '../../../api/field-errors.js
 import type { ObjectMeta } from '../../../api/meta.js';
 import { isDNS1035Label, validatePathSegmentName } from '../../../api/validation/names.js';
 import { validateObjectMeta } from '../../../api/validation/object-meta.js';
-import { goTimeParseError } from '../../go-decoder.js';
+import { goTimeParseError } from '../../decode/go-decoder.js';
 import { child, index, key, type MaybePath } from './field-path.js';
 import { goBadValue } from './go-values.js';
 import {

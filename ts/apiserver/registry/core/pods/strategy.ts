@@ -1,0 +1,60 @@
+/**
+ * The pod strategy (pkg/registry/core/pod/strategy.go, v1.32): SetDefaults_Pod and the pod spec
+ * defaults (defaults.ts), the Pending status a pod starts with, the fields of feature gates off in
+ * 1.32 dropped, the status strategy (ownerReferences and qosClass kept), and graceful deletion
+ * (CheckGracefulDelete). The subresources are binding.ts, eviction.ts and log.ts.
+ */
+import type { KubeObject } from '../../../../api/meta.js';
+import { keepStoredMetadata, keepStoredSpec, keepStoredStatus, startStatus } from '../../generic/default-strategy.js';
+import { child, isObj, type Obj } from '../../objects.js';
+import type { ResourceStrategy } from '../../strategy.js';
+import { applyPodDefaults, applyPodSpecDefaults, dropDisabledPodFields } from './defaults.js';
+
+type Pod = KubeObject & {
+  spec?: { terminationGracePeriodSeconds?: number; nodeName?: string };
+  status?: { phase?: string };
+};
+
+export const podStrategy: ResourceStrategy = {
+  defaults(o) {
+    const spec = child(o, 'spec');
+    applyPodSpecDefaults(spec);
+    applyPodDefaults(spec);
+  },
+  prepareForCreate(obj, info) {
+    startStatus(info, obj, { phase: 'Pending' });
+    dropDisabledPodFields(child(obj as Obj, 'spec'), undefined);
+  },
+  update: {
+    prepareForUpdate(obj, old, info) {
+      keepStoredStatus(info, obj, old);
+      const oldSpec = (old as Obj).spec;
+      dropDisabledPodFields(child(obj as Obj, 'spec'), isObj(oldSpec) ? oldSpec : undefined);
+    },
+  },
+  status: {
+    /** podStatusStrategy.PrepareForUpdate: the stored spec and ownerReferences; the stored qosClass when the new status has none. */
+    prepareForUpdate(obj, old) {
+      keepStoredSpec(obj, old);
+      keepStoredMetadata(obj, old, 'ownerReferences');
+      const o = obj as Obj;
+      const prev = old as Obj;
+      const status: Obj = isObj(o.status) ? o.status : {};
+      const oldStatus: Obj = isObj(prev.status) ? prev.status : {};
+      if ((status.qosClass ?? '') === '' && oldStatus.qosClass !== undefined) status.qosClass = oldStatus.qosClass;
+      if (o.status !== undefined || status.qosClass !== undefined) o.status = status;
+    },
+  },
+  /**
+   * podStrategy.CheckGracefulDelete: the requested period, else spec.terminationGracePeriodSeconds;
+   * 0 for a pod never scheduled or already terminated.
+   */
+  checkGracefulDelete(obj, options) {
+    const pod = obj as Pod;
+    let period = options.gracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 0;
+    if ((pod.spec?.nodeName ?? '') === '') period = 0;
+    if (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded') period = 0;
+    options.gracePeriodSeconds = period;
+    return true;
+  },
+};
