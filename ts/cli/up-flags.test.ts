@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFlags } from './flags.js';
-import { CONTROLLER_MANAGER_FLAG_SPEC, controllerManagerOptions } from './up-flags.js';
+import { CONTROLLER_MANAGER_FLAG_SPEC, CONTROLLER_MANAGER_FLAG_USAGE, controllerManagerOptions } from './up-flags.js';
 
 describe('controllerManagerOptions', () => {
   const options = (...args: string[]) => controllerManagerOptions(parseFlags(args, CONTROLLER_MANAGER_FLAG_SPEC));
@@ -16,9 +16,44 @@ describe('controllerManagerOptions', () => {
     });
   });
 
+  // A name that is no 1.32 controller and no alias of one (deployment-controller is one: it is
+  // accepted below, as kube-controller-manager accepts it).
   it('refuses a controller it does not know, as kube-controller-manager does', () => {
-    expect(() => options('--controllers', '*,-deployment-controller')).toThrow(
-      '"deployment-controller" is not in the list of known controllers',
+    expect(() => options('--controllers', '*,-deployment-controler')).toThrow(
+      '"deployment-controler" is not in the list of known controllers',
     );
+  });
+
+  it('takes every kube-controller-manager 1.32 controller, by name or alias, kubeadm’s flag included', () => {
+    expect(options('--controllers', '*,bootstrapsigner,tokencleaner')).toEqual({
+      controllers: ['*', 'bootstrap-signer-controller', 'token-cleaner-controller'],
+    });
+    expect(options('--controllers', '*,-deployment-controller')).toEqual({
+      controllers: ['*', '-deployment-controller'],
+    });
+    expect(options('--controllers', 'selinux-warning-controller,-podgc,svm')).toEqual({
+      controllers: [
+        'selinux-warning-controller',
+        '-pod-garbage-collector-controller',
+        'storage-version-migrator-controller',
+      ],
+    });
+  });
+
+  it('takes a --resource-quota-sync-period of 0 or less, which turns the periodic resync off', () => {
+    expect(options('--resource-quota-sync-period', '0')).toEqual({ controllers: ['*'], resourceQuotaSyncPeriodMs: 0 });
+    expect(options('--resource-quota-sync-period', '-1m')).toEqual({
+      controllers: ['*'],
+      resourceQuotaSyncPeriodMs: -60_000,
+    });
+    expect(() => options('--resource-quota-sync-period', 'soon')).toThrow('time: invalid duration "soon"');
+  });
+
+  it('lists every controller and the disabled-by-default ones in the usage', () => {
+    expect(CONTROLLER_MANAGER_FLAG_USAGE).toContain('bootstrap-signer-controller,');
+    expect(CONTROLLER_MANAGER_FLAG_USAGE.replace(/\s+/g, ' ')).toContain(
+      'disabled by default: bootstrap-signer-controller, selinux-warning-controller, token-cleaner-controller',
+    );
+    for (const line of CONTROLLER_MANAGER_FLAG_USAGE.split('\n')) expect(line.length).toBeLessThanOrEqual(110);
   });
 });

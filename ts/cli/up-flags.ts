@@ -2,8 +2,9 @@
  * `kubewasm up`'s flags, as the components they belong to name them — kube-apiserver's protection
  * filters (--max-requests-inflight, --max-mutating-requests-inflight, --request-timeout) and
  * service ranges (--service-cluster-ip-range, --service-node-port-range), kube-controller-manager's
- * --controllers and --resource-quota-sync-period — each turned into the assembly's options and
- * checked, a bad value refused with the reason (the caller prints it with the usage).
+ * --controllers (every 1.32 controller name and alias) and --resource-quota-sync-period — each
+ * turned into the assembly's options and checked, a bad value refused with the reason (the caller
+ * prints it with the usage).
  */
 
 import { parseGoDuration } from '../api/go-duration.js';
@@ -81,10 +82,30 @@ export const CONTROLLER_MANAGER_FLAG_SPEC = {
   'resource-quota-sync-period': 'string',
 } as const;
 
+/** `text` in lines of at most `width` characters, each after `indent`, broken at spaces. */
+function wrap(text: string, indent: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((l) => indent + l).join('\n');
+}
+
+const descriptors = newControllerDescriptors();
+const USAGE_INDENT = ' '.repeat(36);
+
 export const CONTROLLER_MANAGER_FLAG_USAGE = `  --controllers LIST                kube-controller-manager's controllers to run (default *): '*' all
                                     on by default, 'foo' enables, '-foo' disables; all controllers:
-                                    ${newControllerDescriptors().knownControllers().join(', ')}
-  --resource-quota-sync-period D    full recalculation of quota usage (default 5m0s)`;
+${wrap(descriptors.knownControllers().join(', '), USAGE_INDENT, 100)}
+${wrap(`disabled by default: ${descriptors.controllersDisabledByDefault().join(', ')}`, USAGE_INDENT, 100)}
+  --resource-quota-sync-period D    full recalculation of quota usage (default 5m0s; 0 turns it off)`;
 
 /** The controller manager's options from the flags, checked (throws with kube-controller-manager's reason). */
 export function controllerManagerOptions(
@@ -92,13 +113,10 @@ export function controllerManagerOptions(
 ): Pick<ControllerManagerOptions, 'controllers' | 'resourceQuotaSyncPeriodMs'> {
   const value = flags.values.controllers;
   // --controllers default: ["*"].
-  const controllers =
-    value === undefined ? ['*'] : parseControllers(splitControllersFlag(String(value)), newControllerDescriptors());
+  const controllers = value === undefined ? ['*'] : parseControllers(splitControllersFlag(String(value)), descriptors);
   const quotaSync = flags.values['resource-quota-sync-period'];
   if (quotaSync === undefined) return { controllers };
-  const resourceQuotaSyncPeriodMs = parseGoDuration(String(quotaSync));
-  if (resourceQuotaSyncPeriodMs <= 0) {
-    throw new Error(`--resource-quota-sync-period ${String(quotaSync)} must be positive`);
-  }
-  return { controllers, resourceQuotaSyncPeriodMs };
+  // Any duration, as kube-controller-manager takes it: 0 or less turns the periodic resync off
+  // (resource_quota_controller.go Run: "periodic quota controller resync disabled").
+  return { controllers, resourceQuotaSyncPeriodMs: parseGoDuration(String(quotaSync)) };
 }

@@ -15,16 +15,17 @@ export { ApiError, errorFromResponse, isApiError, isExpired } from './errors.js'
 export { type CoreEvent, EventRecorder, type EventRecorderOptions, type EventType } from './event-recorder.js';
 export { resourceString, SharedInformerFactory, type SharedInformerFactoryOptions } from './informers/factory.js';
 export {
-  addPodControllerUIDIndexer,
+  addPodControllerIndexer,
   addPodNodeNameIndexer,
-  controllerUIDIndexFunc,
+  filterPodsByOwner,
   type Indexers,
   type IndexFunc,
   metaNamespaceIndexFunc,
   NAMESPACE_INDEX,
-  ORPHAN_POD_INDEX_KEY,
-  POD_CONTROLLER_UID_INDEX,
+  POD_CONTROLLER_INDEX,
   POD_NODE_NAME_INDEX,
+  podControllerIndexFunc,
+  podControllerIndexKey,
   podNodeNameIndexFunc,
 } from './informers/index-funcs.js';
 export { keyOf, objectKey, splitObjectKey } from './informers/keys.js';
@@ -37,8 +38,9 @@ export {
   SharedIndexInformer,
   /** The standalone SharedIndexInformer (not from a factory), under its former name. */
   SharedIndexInformer as Informer,
+  type TransformFunc,
 } from './informers/shared-informer.js';
-export { type Indexer, ThreadSafeStore } from './informers/thread-safe-store.js';
+export { IndexError, type Indexer, ThreadSafeStore } from './informers/thread-safe-store.js';
 export { apiVersionOf, type GroupVersionResource, RESOURCES, type ResourceType, resourcePath } from './resources.js';
 export {
   type HttpTransportOptions,
@@ -52,4 +54,11 @@ export {
   webSocketProtocols,
 } from './transport.js';
 export { type WatchEvent, type WatchStream, watchStream } from './watch-stream.js';
-export { ItemExponentialFailureRateLimiter, type RateLimiter, WorkQueue, type WorkQueueOptions } from './workqueue.js';
+export {
+  BucketRateLimiter,
+  ItemExponentialFailureRateLimiter,
+  MaxOfRateLimiter,
+  type RateLimiter,
+  WorkQueue,
+  type WorkQueueOptions,
+} from './workqueue.js';

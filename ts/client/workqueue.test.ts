@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../sim/clock.js';
-import { ItemExponentialFailureRateLimiter, WorkQueue } from './workqueue.js';
+import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, WorkQueue } from './workqueue.js';
 
 describe('WorkQueue', () => {
   it('collapses adds of a queued key', async () => {
@@ -128,5 +128,46 @@ describe('ItemExponentialFailureRateLimiter', () => {
     expect(rl.when('b')).toBe(5);
     for (let i = 0; i < 2000; i++) rl.when('a');
     expect(rl.when('a')).toBe(1_000_000);
+  });
+});
+
+// default_rate_limiters.go BucketRateLimiter over golang.org/x/time/rate (its Reserve().Delay()).
+describe('BucketRateLimiter', () => {
+  it('lets a full bucket through at once, then one token each 1/qps, the wait growing with the debt', () => {
+    const clock = new VirtualClock(0);
+    const limiter = new BucketRateLimiter<string>(10, 3, clock);
+    expect([limiter.when('a'), limiter.when('b'), limiter.when('c')]).toEqual([0, 0, 0]);
+    expect(limiter.when('d')).toBe(100);
+    expect(limiter.when('e')).toBe(200);
+    // 250 ms later 2.5 tokens came back: 0.5 of debt remains after this one.
+    clock.advance(250);
+    expect(limiter.when('f')).toBe(50);
+    // It tracks no item.
+    expect(limiter.numRequeues('a')).toBe(0);
+  });
+
+  it('never holds more than the burst', () => {
+    const clock = new VirtualClock(0);
+    const limiter = new BucketRateLimiter<string>(10, 2, clock);
+    clock.advance(60_000);
+    expect([limiter.when('a'), limiter.when('b'), limiter.when('c')]).toEqual([0, 0, 100]);
+  });
+});
+
+// default_rate_limiters_test.go TestMaxOfRateLimiter, with the limiters kubewasm has.
+describe('MaxOfRateLimiter', () => {
+  it('answers the longest delay, the most requeues, and forgets in every limiter', () => {
+    const clock = new VirtualClock(0);
+    const limiter = new MaxOfRateLimiter<string>(
+      new ItemExponentialFailureRateLimiter<string>(5, 60_000),
+      new BucketRateLimiter<string>(10, 2, clock),
+    );
+    // The bucket's 2 tokens first (the per-item 5 ms, 10 ms win), then the bucket's debt.
+    expect([limiter.when('one'), limiter.when('one'), limiter.when('one')]).toEqual([5, 10, 100]);
+    expect(limiter.numRequeues('one')).toBe(3);
+    limiter.forget('one');
+    expect(limiter.numRequeues('one')).toBe(0);
+    clock.advance(10_000);
+    expect(limiter.when('one')).toBe(5);
   });
 });

@@ -52,8 +52,69 @@ export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
   }
 }
 
+/**
+ * BucketRateLimiter (default_rate_limiters.go) over golang.org/x/time/rate's Limiter: one token
+ * bucket for all items — `qps` tokens a second, `burst` at most, full at first; each when() takes
+ * a token and answers how long until it is there (Reserve().Delay()). It tracks no item.
+ */
+export class BucketRateLimiter<T> implements RateLimiter<T> {
+  private tokens: number;
+  /** When the tokens were last counted (rate.Limiter's last); undefined: never, the bucket is full. */
+  private last: number | undefined;
+
+  constructor(
+    private readonly qps: number,
+    private readonly burst: number,
+    private readonly clock: Clock = realClock,
+  ) {
+    this.tokens = burst;
+  }
+
+  when(_item: T): number {
+    const now = this.clock.now();
+    // advance: the tokens earned since last, never more than the burst.
+    const elapsed = this.last === undefined ? 0 : Math.max(0, now - this.last);
+    this.tokens = Math.min(this.burst, this.tokens + (elapsed * this.qps) / 1000);
+    this.last = now;
+    this.tokens -= 1;
+    return this.tokens >= 0 ? 0 : (-this.tokens * 1000) / this.qps;
+  }
+
+  forget(_item: T): void {}
+
+  numRequeues(_item: T): number {
+    return 0;
+  }
+}
+
+/** MaxOfRateLimiter (default_rate_limiters.go): the longest delay of several limiters, each told of every item. */
+export class MaxOfRateLimiter<T> implements RateLimiter<T> {
+  private readonly limiters: readonly RateLimiter<T>[];
+
+  constructor(...limiters: RateLimiter<T>[]) {
+    this.limiters = limiters;
+  }
+
+  when(item: T): number {
+    let delay = 0;
+    for (const limiter of this.limiters) delay = Math.max(delay, limiter.when(item));
+    return delay;
+  }
+
+  forget(item: T): void {
+    for (const limiter of this.limiters) limiter.forget(item);
+  }
+
+  numRequeues(item: T): number {
+    let requeues = 0;
+    for (const limiter of this.limiters) requeues = Math.max(requeues, limiter.numRequeues(item));
+    return requeues;
+  }
+}
+
 export interface WorkQueueOptions<T> {
   clock?: Clock;
+  /** addRateLimited's delays (default: ItemExponentialFailureRateLimiter(5 ms, 1000 s)). */
   rateLimiter?: RateLimiter<T>;
 }
 

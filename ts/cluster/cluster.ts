@@ -29,7 +29,7 @@ import { discardLogger, type Logger } from '../sim/logger.js';
 import type { Storage } from '../storage/storage.js';
 import { WasmStorage } from '../storage/wasm/wasm-storage.js';
 import type { Kubewasm } from '../wasm/kubewasm.js';
-import { type RunningControllerManager, startControllerManager } from './controller-manager.js';
+import { type RunningControllerManager, startControllerManager, trimManagedFields } from './controller-manager.js';
 import { type ControlPlaneTokens, controlPlaneTokens } from './identities.js';
 import { type PostStart, runPostStartHooks, startKubernetesService } from './post-start.js';
 
@@ -158,9 +158,11 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
     });
     started.push(() => kubernetesService.stop());
 
-    // One factory for the process, listing and watching as kube-controller-manager's shared informers do.
+    // One factory for the process, listing and watching as kube-controller-manager's shared informers
+    // do — managedFields trimmed before anything is cached (CreateControllerContext's transform).
     const informers = new SharedInformerFactory(createClient(inProcessTransport(api, tokens.controllerManager)), {
       clock,
+      transform: trimManagedFields,
       onError: (err, gvr) => logger.withName('shared-informers').error(err, 'list or watch failed', { ...gvr }),
     });
     started.push(() => informers.shutdown());

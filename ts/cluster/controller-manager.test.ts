@@ -4,10 +4,17 @@ import type { ApiServer } from '../apiserver/server.js';
 import { TOKEN, testServer } from '../apiserver/test-support.js';
 import { createClient } from '../client/client.js';
 import { SharedInformerFactory } from '../client/informers/factory.js';
-import { inProcessTransport, type TransportCall } from '../client/transport.js';
-import { discardLogger } from '../sim/logger.js';
+import { RESOURCES } from '../client/resources.js';
+import { eventually } from '../client/test-support.js';
+import { inProcessTransport } from '../client/transport.js';
+import { discardLogger, type LogLine, recordingLogger } from '../sim/logger.js';
 import { servedResources } from './cluster.js';
-import { type RunningControllerManager, startControllerManager } from './controller-manager.js';
+import {
+  DEFAULT_READINESS_TIMEOUT_MS,
+  type RunningControllerManager,
+  startControllerManager,
+  trimManagedFields,
+} from './controller-manager.js';
 
 let running: { manager: RunningControllerManager; informers: SharedInformerFactory } | undefined;
 afterEach(async () => {
@@ -16,52 +23,66 @@ afterEach(async () => {
   running = undefined;
 });
 
-/** kube-controller-manager's controllers on a test apiserver whose watch requests are counted by path. */
-async function start(controllers: string[]) {
+const pathOf = (r: { group: string; version: string; resource: string }) =>
+  r.group === '' ? `/api/${r.version}/${r.resource}` : `/apis/${r.group}/${r.version}/${r.resource}`;
+
+/**
+ * kube-controller-manager's controllers on a test apiserver whose watch requests are counted by
+ * path; `refuse` lists paths whose lists the apiserver answers 403 Forbidden.
+ */
+async function start(controllers: string[], options: { refuse?: string[]; lines?: LogLine[] } = {}) {
   const server = await testServer({ namespaces: ['default', 'kube-system', 'team-a'] });
   // Each controller acts as its own ServiceAccount: the bootstrap policy grants what it needs.
   expect(await reconcileBootstrapPolicy((req) => server.api.handle(req), 'https://x', TOKEN)).toEqual([]);
   const watches = new Map<string, number>();
-  const count = (method: string, url: string) => {
+  /** Counts a watch; true when the request is one to refuse. */
+  const count = (method: string, url: string): boolean => {
     const u = new URL(url);
     if (method === 'GET' && u.searchParams.get('watch') === 'true') {
       watches.set(u.pathname, (watches.get(u.pathname) ?? 0) + 1);
     }
+    return method === 'GET' && (options.refuse ?? []).includes(u.pathname);
   };
+  const forbidden = () =>
+    new Response(
+      JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403 }),
+      {
+        status: 403,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
   const api = server.api;
-  const handleCall = api.handleCall?.bind(api);
   const counting: ApiServer = {
-    handle: (request, connection) => {
-      count(request.method, request.url);
-      return api.handle(request, connection);
-    },
-    ...(handleCall === undefined
-      ? {}
-      : {
-          handleCall: (call: TransportCall, connection) => {
-            count(call.method, call.url);
-            return handleCall(call, connection);
-          },
-        }),
+    handle: (request, connection) =>
+      count(request.method, request.url) ? Promise.resolve(forbidden()) : api.handle(request, connection),
   };
   const client = createClient(inProcessTransport(counting, TOKEN));
-  const informers = new SharedInformerFactory(client, { clock: server.clock });
-  const manager = await startControllerManager({
+  const informers = new SharedInformerFactory(client, { clock: server.clock, transform: trimManagedFields });
+  const starting = startControllerManager({
     api: counting,
     token: TOKEN,
     informers,
     options: { controllers, rootCA: 'CA' },
     resources: servedResources(),
     clock: server.clock,
-    logger: discardLogger,
+    logger: options.lines === undefined ? discardLogger : recordingLogger(options.lines),
   });
-  running = { manager, informers };
-  return { client, watches };
+  void starting.then((manager) => {
+    running = { manager, informers };
+  });
+  return { client, watches, informers, clock: server.clock, starting };
 }
 
 describe('the controller manager’s controllers', () => {
   it('open one watch per resource, however many controllers read it', async () => {
-    const { watches } = await start(['*']);
+    const { watches, starting } = await start(['*']);
+    await starting;
+    // Every namespaced resource the garbage collector and the quota controller follow, and the CRDs.
+    const expected = servedResources()
+      .filter((r) => r.namespaced && r.resource !== 'events')
+      .map(pathOf);
+    // start() does not wait for the caches: the watches open as each list returns.
+    await eventually(() => [...expected, '/api/v1/namespaces'].every((p) => watches.has(p)), 5000);
     expect([...watches].filter(([, n]) => n !== 1)).toEqual([]);
     // Namespaces are read by the namespace, serviceaccount and root-ca-certificate-publisher
     // controllers; pods and configmaps by the garbage collector and the quota controller (and
@@ -69,17 +90,19 @@ describe('the controller manager’s controllers', () => {
     for (const path of ['/api/v1/namespaces', '/api/v1/pods', '/api/v1/configmaps', '/api/v1/serviceaccounts']) {
       expect(watches.get(path)).toBe(1);
     }
-    // Every namespaced resource the garbage collector and the quota controller follow, and the CRDs.
-    const expected = servedResources()
-      .filter((r) => r.namespaced && r.resource !== 'events')
-      .map((r) => (r.group === '' ? `/api/${r.version}/${r.resource}` : `/apis/${r.group}/${r.version}/${r.resource}`));
     expect([...watches.keys()].sort()).toEqual(
       [...expected, '/api/v1/namespaces', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'].sort(),
     );
   });
 
   it('runs only the controllers --controllers enables', async () => {
-    const { client, watches } = await start(['*', '-garbage-collector-controller', '-resourcequota-controller']);
+    const { client, watches, starting } = await start([
+      '*',
+      '-garbage-collector-controller',
+      '-resourcequota-controller',
+    ]);
+    await starting;
+    await eventually(() => watches.has('/api/v1/namespaces') && watches.has('/api/v1/serviceaccounts'), 5000);
     // Without the garbage collector and the quota controller nobody watches deployments.
     expect(watches.has('/apis/apps/v1/deployments')).toBe(false);
     expect(watches.get('/api/v1/namespaces')).toBe(1);
@@ -87,5 +110,52 @@ describe('the controller manager’s controllers', () => {
     expect(
       (await client.get({ group: '', version: 'v1', resource: 'serviceaccounts' }, 'team-a', 'default')).metadata?.name,
     ).toBe('default');
+  });
+
+  it('is not held back by a cache that never syncs', async () => {
+    const lines: LogLine[] = [];
+    // The shared informers may not list secrets: their cache never syncs (nothing here needs it
+    // but the quota controller, which then never runs its workers).
+    const { starting, client } = await start(['*'], { refuse: ['/api/v1/secrets'], lines });
+    // The serviceaccount and root CA publisher controllers are done with the existing namespaces
+    // without it; the start-up ends as soon as they are.
+    const manager = await starting;
+    expect(manager.controllers).toContain('resourcequota-controller');
+    expect((await client.get(RESOURCES.serviceaccounts, 'team-a', 'default')).metadata?.name).toBe('default');
+    expect(lines.some((l) => l.message.startsWith('Warning: controllers not ready'))).toBe(false);
+  });
+
+  it('waits at most readinessTimeoutMs for the controllers every namespace needs', async () => {
+    const lines: LogLine[] = [];
+    // Without the namespaces the serviceaccount controller never gets past its cache wait.
+    const { starting, clock } = await start(['*'], { refuse: ['/api/v1/namespaces'], lines });
+    await eventually(() => lines.some((l) => l.message === 'Started controller'));
+    let done = false;
+    void starting.then(() => {
+      done = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(done).toBe(false);
+    clock.advance(DEFAULT_READINESS_TIMEOUT_MS);
+    const manager = await starting;
+    expect(manager.controllers).toContain('serviceaccount-controller');
+    expect(lines.find((l) => l.message.startsWith('Warning: controllers not ready'))?.fields).toEqual({
+      controllers: ['serviceaccount-controller', 'root-ca-certificate-publisher-controller'],
+      timeout: '30s',
+    });
+  });
+});
+
+describe('trimManagedFields', () => {
+  it('drops the managedFields of a copy, leaving the object it was given alone', () => {
+    const obj = {
+      metadata: { name: 'a', managedFields: [{ manager: 'kubectl', operation: 'Apply' }] },
+      data: { k: 'v' },
+    };
+    const trimmed = trimManagedFields(obj);
+    expect(trimmed).toEqual({ metadata: { name: 'a' }, data: { k: 'v' } });
+    expect(obj.metadata.managedFields).toHaveLength(1);
+    const plain = { metadata: { name: 'b' } };
+    expect(trimManagedFields(plain)).toBe(plain);
   });
 });

@@ -4,8 +4,17 @@
  * informers, each with its own client as its own ServiceAccount in kube-system
  * (--use-service-account-credentials: the token requested, and renewed, by
  * system:kube-controller-manager through `serviceaccounts/<name>/token`); lists and watches go
- * through the shared informers' credential, as client-go's do.
+ * through the shared informers' credential, as client-go's do, and their objects lose their
+ * managedFields before they are cached (CreateControllerContext's trim; cluster.ts builds the
+ * factory with trimManagedFields).
+ *
+ * The controllers start as StartControllers starts them, without waiting for any cache. What users
+ * of `kubewasm up` rely on at once — the default ServiceAccount and kube-root-ca.crt in every
+ * namespace that exists — is waited for here, separately and for at most readinessTimeoutMs: a
+ * cache that never syncs (a 403 on one resource) delays the cluster by that much, not forever.
  */
+
+import type { KubeObject } from '../api/meta.js';
 import type { ApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
 import { controllerTransport } from '../client/controller-transport.js';
@@ -16,6 +25,10 @@ import { inProcessTransport } from '../client/transport.js';
 import { newControllerDescriptors } from '../controllers/controller-descriptors.js';
 import type { ControllerManagerOptions } from '../controllers/framework/context.js';
 import { ControllerManager } from '../controllers/framework/manager.js';
+import {
+  ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER,
+  SERVICE_ACCOUNT_CONTROLLER,
+} from '../controllers/framework/names.js';
 import type { Clock } from '../sim/clock.js';
 import type { Logger } from '../sim/logger.js';
 
@@ -29,6 +42,27 @@ export interface ControllerManagerAssembly {
   resources: readonly ResourceType[];
   clock: Clock;
   logger: Logger;
+  /** How long start-up waits for the controllers every namespace needs at once (default 30 s). */
+  readinessTimeoutMs?: number;
+}
+
+/**
+ * kubewasm's bound on the readiness wait (Kubernetes has none: kube-controller-manager does not
+ * wait, and kubeadm waits for the control plane's health, not for its controllers' work).
+ */
+export const DEFAULT_READINESS_TIMEOUT_MS = 30_000;
+
+/** The controllers whose first pass makes what pods need in each existing namespace. */
+const NEEDED_AT_ONCE = [SERVICE_ACCOUNT_CONTROLLER, ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER];
+
+/**
+ * CreateControllerContext's informer transform: objects without their managedFields, for memory
+ * (the object itself is left alone — the client may share it — a shallow copy drops them).
+ */
+export function trimManagedFields(obj: KubeObject): KubeObject {
+  if (obj.metadata?.managedFields === undefined) return obj;
+  const { managedFields: _trimmed, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 export interface RunningControllerManager {
@@ -37,7 +71,10 @@ export interface RunningControllerManager {
   stop(): Promise<void>;
 }
 
-/** Builds and starts the enabled controllers; resolves once every one of them runs. */
+/**
+ * Builds and starts the enabled controllers, then waits (bounded) for the serviceaccount and
+ * root-ca-certificate-publisher controllers' first pass over the namespaces that exist.
+ */
 export async function startControllerManager(assembly: ControllerManagerAssembly): Promise<RunningControllerManager> {
   const { api, clock } = assembly;
   const logger = assembly.logger.withName('kube-controller-manager');
@@ -65,6 +102,19 @@ export async function startControllerManager(assembly: ControllerManagerAssembly
     resources: assembly.resources,
   });
   const controllers = await manager.start();
+  const timeoutMs = assembly.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS;
+  let cancel = (): void => {};
+  const timedOut = new Promise<boolean>((resolve) => {
+    cancel = clock.setTimer(() => resolve(true), timeoutMs);
+  });
+  const late = await Promise.race([manager.waitForRunning(NEEDED_AT_ONCE).then(() => false), timedOut]);
+  cancel();
+  if (late) {
+    logger.info('Warning: controllers not ready in time, going on', {
+      controllers: NEEDED_AT_ONCE.filter((c) => controllers.includes(c)),
+      timeout: `${timeoutMs / 1000}s`,
+    });
+  }
   return {
     controllers,
     async stop() {

@@ -1,14 +1,18 @@
 /**
- * The controllers kube-controller-manager runs in kubewasm, as its NewControllerDescriptors
- * registers them (cmd/kube-controller-manager/app/controllermanager.go, core.go, certificates.go
- * at v1.32): each name with its aliases, and how it is built on the ControllerContext — its own
- * client from the client builder (named as kube-controller-manager names it), the shared informers,
- * the options of its flags.
+ * kube-controller-manager's controllers, as its NewControllerDescriptors registers them
+ * (cmd/kube-controller-manager/app/controllermanager.go and the descriptors of core.go, apps.go,
+ * batch.go, certificates.go, bootstrap.go … at v1.32): every 1.32 name with its aliases and
+ * whether it is off by default, so that `--controllers` takes what kube-controller-manager takes
+ * (kubeadm's `*,bootstrapsigner,tokencleaner`, `*,-deployment-controller`). The ones kubewasm runs
+ * have an init — their own client from the client builder (named as kube-controller-manager names
+ * it), the shared informers, the options of their flags; the others have none yet, and the
+ * manager skips them as kube-controller-manager skips a controller whose init did not start it.
  *
  *   const manager = new ControllerManager(newControllerDescriptors(), ctx);
  */
 import type { ControllerContext } from './framework/context.js';
-import { ControllerDescriptors } from './framework/manager.js';
+import { type ControllerDescriptor, ControllerDescriptors } from './framework/manager.js';
+import * as names from './framework/names.js';
 import {
   GARBAGE_COLLECTOR_CONTROLLER,
   NAMESPACE_CONTROLLER,
@@ -28,9 +32,79 @@ const reportTo =
   (err: unknown, key: string): void =>
     ctx.logger.error(err, key);
 
-/** NewControllerDescriptors: the registry of the controllers kubewasm has. */
+/**
+ * The 1.32 controllers kubewasm does not run yet, in NewControllerDescriptors' order, with the
+ * aliases and the disabled-by-default flag of their descriptors (the file of each in the comment).
+ */
+const NOT_YET_RUN: readonly ControllerDescriptor[] = [
+  // controllermanager.go newServiceAccountTokenControllerDescriptor
+  { name: names.SERVICE_ACCOUNT_TOKEN_CONTROLLER, aliases: ['serviceaccount-token'] },
+  // core.go
+  { name: names.ENDPOINTS_CONTROLLER, aliases: ['endpoint'] },
+  // discovery.go
+  { name: names.ENDPOINT_SLICE_CONTROLLER, aliases: ['endpointslice'] },
+  { name: names.ENDPOINT_SLICE_MIRRORING_CONTROLLER, aliases: ['endpointslicemirroring'] },
+  // core.go
+  { name: names.REPLICATION_CONTROLLER_CONTROLLER, aliases: ['replicationcontroller'] },
+  { name: names.POD_GARBAGE_COLLECTOR_CONTROLLER, aliases: ['podgc'] },
+  // apps.go
+  { name: names.DAEMON_SET_CONTROLLER, aliases: ['daemonset'] },
+  // batch.go
+  { name: names.JOB_CONTROLLER, aliases: ['job'] },
+  // apps.go
+  { name: names.DEPLOYMENT_CONTROLLER, aliases: ['deployment'] },
+  { name: names.REPLICA_SET_CONTROLLER, aliases: ['replicaset'] },
+  // autoscaling.go
+  { name: names.HORIZONTAL_POD_AUTOSCALER_CONTROLLER, aliases: ['horizontalpodautoscaling'] },
+  // policy.go
+  { name: names.DISRUPTION_CONTROLLER, aliases: ['disruption'] },
+  // apps.go
+  { name: names.STATEFUL_SET_CONTROLLER, aliases: ['statefulset'] },
+  // batch.go
+  { name: names.CRON_JOB_CONTROLLER, aliases: ['cronjob'] },
+  // certificates.go
+  { name: names.CERTIFICATE_SIGNING_REQUEST_SIGNING_CONTROLLER, aliases: ['csrsigning'] },
+  { name: names.CERTIFICATE_SIGNING_REQUEST_APPROVING_CONTROLLER, aliases: ['csrapproving'] },
+  { name: names.CERTIFICATE_SIGNING_REQUEST_CLEANER_CONTROLLER, aliases: ['csrcleaner'] },
+  // core.go
+  { name: names.TTL_CONTROLLER, aliases: ['ttl'] },
+  // bootstrap.go: both off unless named (kubeadm names them).
+  { name: names.BOOTSTRAP_SIGNER_CONTROLLER, aliases: ['bootstrapsigner'], disabledByDefault: true },
+  { name: names.TOKEN_CLEANER_CONTROLLER, aliases: ['tokencleaner'], disabledByDefault: true },
+  // core.go
+  { name: names.NODE_IPAM_CONTROLLER, aliases: ['nodeipam'] },
+  { name: names.NODE_LIFECYCLE_CONTROLLER, aliases: ['nodelifecycle'] },
+  // core.go: the cloud provider controllers.
+  { name: names.SERVICE_LB_CONTROLLER, aliases: ['service'] },
+  { name: names.NODE_ROUTE_CONTROLLER, aliases: ['route'] },
+  { name: names.CLOUD_NODE_LIFECYCLE_CONTROLLER, aliases: ['cloud-node-lifecycle'] },
+  // core.go
+  { name: names.PERSISTENT_VOLUME_BINDER_CONTROLLER, aliases: ['persistentvolume-binder'] },
+  { name: names.PERSISTENT_VOLUME_ATTACH_DETACH_CONTROLLER, aliases: ['attachdetach'] },
+  { name: names.PERSISTENT_VOLUME_EXPANDER_CONTROLLER, aliases: ['persistentvolume-expander'] },
+  // rbac.go
+  { name: names.CLUSTER_ROLE_AGGREGATION_CONTROLLER, aliases: ['clusterrole-aggregation'] },
+  // core.go
+  { name: names.PERSISTENT_VOLUME_CLAIM_PROTECTION_CONTROLLER, aliases: ['pvc-protection'] },
+  { name: names.PERSISTENT_VOLUME_PROTECTION_CONTROLLER, aliases: ['pv-protection'] },
+  { name: names.VOLUME_ATTRIBUTES_CLASS_PROTECTION_CONTROLLER },
+  { name: names.TTL_AFTER_FINISHED_CONTROLLER, aliases: ['ttl-after-finished'] },
+  { name: names.EPHEMERAL_VOLUME_CONTROLLER, aliases: ['ephemeral-volume'] },
+  // core.go … storageversionmigrator.go, selinux: the feature-gated ones.
+  { name: names.STORAGE_VERSION_GARBAGE_COLLECTOR_CONTROLLER, aliases: ['storage-version-gc'] },
+  { name: names.RESOURCE_CLAIM_CONTROLLER, aliases: ['resource-claim-controller'] },
+  { name: names.LEGACY_SERVICE_ACCOUNT_TOKEN_CLEANER_CONTROLLER, aliases: ['legacy-service-account-token-cleaner'] },
+  { name: names.VALIDATING_ADMISSION_POLICY_STATUS_CONTROLLER },
+  { name: names.TAINT_EVICTION_CONTROLLER },
+  { name: names.SERVICE_CIDR_CONTROLLER },
+  { name: names.STORAGE_VERSION_MIGRATOR_CONTROLLER, aliases: ['svm'] },
+  { name: names.SELINUX_WARNING_CONTROLLER, disabledByDefault: true },
+];
+
+/** NewControllerDescriptors: every kube-controller-manager 1.32 controller; those kubewasm runs with their init. */
 export function newControllerDescriptors(): ControllerDescriptors {
   return new ControllerDescriptors([
+    ...NOT_YET_RUN,
     {
       name: NAMESPACE_CONTROLLER,
       aliases: ['namespace'],
@@ -77,6 +151,7 @@ export function newControllerDescriptors(): ControllerDescriptors {
             ? {}
             : { resyncPeriodMs: ctx.options.resourceQuotaSyncPeriodMs }),
           onError: reportTo(ctx),
+          logger: ctx.logger,
         }),
     },
     {

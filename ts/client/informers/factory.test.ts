@@ -168,3 +168,27 @@ describe('SharedInformerFactory', () => {
     expect(errors).toEqual(['pods: ServiceUnavailable']);
   });
 });
+
+// informers/factory.go WithTransform (client-go v0.32): kube-controller-manager trims managedFields.
+describe('SharedInformerFactory transform', () => {
+  it('gives every informer the transform: objects cached and told to handlers without managedFields', async () => {
+    const { client, factory } = await counted();
+    // A create records managedFields (the create's Update entry).
+    await client.create(RESOURCES.configmaps, 'default', { metadata: { name: 'a' }, data: { k: 'v' } });
+    expect((await client.get(RESOURCES.configmaps, 'default', 'a')).metadata?.managedFields).toBeDefined();
+    const f = factory({
+      transform: (o) => {
+        const { managedFields: _dropped, ...metadata } = o.metadata ?? {};
+        return { ...o, metadata };
+      },
+    });
+    const configMaps = f.informerFor(RESOURCES.configmaps);
+    const seen: unknown[] = [];
+    configMaps.addEventHandler({ onAdd: (o) => seen.push(o.metadata?.managedFields) });
+    f.start();
+    await f.waitForCacheSync();
+    expect(seen).toEqual([undefined]);
+    expect(configMaps.get('default', 'a')?.metadata?.managedFields).toBeUndefined();
+    expect(configMaps.get('default', 'a')?.data).toEqual({ k: 'v' });
+  });
+});

@@ -11,9 +11,9 @@
  *   …  await factory.shutdown();
  *
  * As in client-go, an informer asked for after start() waits for the next start() (which starts
- * only the new ones), and a factory built with other options (namespace, tweakListOptions) is a
- * different factory: its informers are its own. Every informer has the namespace index, as
- * client-go's typed informers do.
+ * only the new ones), and a factory built with other options (namespace, tweakListOptions,
+ * transform) is a different factory: its informers are its own. Every informer has the namespace
+ * index, as client-go's typed informers do.
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { GroupVersionKind, ObjectOf } from '../../api/types/object-of.js';
@@ -21,7 +21,7 @@ import { type Clock, realClock } from '../../sim/clock.js';
 import type { Client } from '../client.js';
 import type { GroupVersionResource } from '../resources.js';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './index-funcs.js';
-import { SharedIndexInformer } from './shared-informer.js';
+import { SharedIndexInformer, type TransformFunc } from './shared-informer.js';
 
 /** The list options a factory's informers may narrow (internalinterfaces.TweakListOptionsFunc). */
 export interface TweakableListOptions {
@@ -34,8 +34,13 @@ export interface SharedInformerFactoryOptions {
   namespace?: string;
   /** WithTweakListOptions: narrows every list and watch (e.g. a label or field selector). */
   tweakListOptions?: (options: TweakableListOptions) => void;
+  /**
+   * WithTransform: every informer's SetTransform — each object rewritten before it is cached and
+   * before any handler sees it (kube-controller-manager trims managedFields).
+   */
+  transform?: TransformFunc<KubeObject>;
   clock?: Clock;
-  /** A list or watch failure (or a failing event handler) of one informer; they retry on their own. */
+  /** A list or watch failure, a failing event handler, or an object an index refused, of one informer (it goes on). */
   onError?: (err: unknown, resource: GroupVersionResource) => void;
   /** Each watch's server-side timeout (default 300 s). */
   watchTimeoutSeconds?: number;
@@ -77,7 +82,7 @@ export class SharedInformerFactory {
     if (existing !== undefined) return existing as unknown as Informer;
     const selectors: TweakableListOptions = {};
     this.options.tweakListOptions?.(selectors);
-    const { watchTimeoutSeconds, pageSize, onError } = this.options;
+    const { watchTimeoutSeconds, pageSize, onError, transform } = this.options;
     // A cluster-scoped resource has no namespaces to narrow to (its typed client takes none).
     const namespace = (resource as { namespaced?: boolean }).namespaced === false ? undefined : this.options.namespace;
     const informer: Informer = new SharedIndexInformer(this.client, resource, {
@@ -89,6 +94,7 @@ export class SharedInformerFactory {
       ...(watchTimeoutSeconds === undefined ? {} : { watchTimeoutSeconds }),
       ...(pageSize === undefined ? {} : { pageSize }),
       ...(onError === undefined ? {} : { onError: (err: unknown) => onError(err, resource) }),
+      ...(transform === undefined ? {} : { transform }),
     });
     this.informers.set(key, informer as unknown as SharedIndexInformer<KubeObject>);
     return informer;

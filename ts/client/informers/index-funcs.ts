@@ -1,13 +1,17 @@
 /**
- * Index functions for an informer's cache (client-go tools/cache/index.go, and the pod indexes of
- * pkg/controller/controller_utils.go at v1.32): an IndexFunc maps an object to the values it is
- * found under in a named index, so that `byIndex(name, value)` answers without scanning the
- * cache — pods by namespace, by their controller's UID, by the node they are bound to.
+ * Index functions for an informer's cache (client-go tools/cache/index.go v0.32, and the pod
+ * indexes of pkg/controller/controller_utils.go, which came after 1.32 — see each): an IndexFunc
+ * maps an object to the values it is found under in a named index, so that
+ * `byIndex(name, value)` answers without scanning the cache — pods by namespace, by their
+ * controller, by the node they are bound to.
  *
- *   informer.addIndexers({ [POD_NODE_NAME_INDEX]: podNodeNameIndexFunc });
+ *   addPodControllerIndexer(pods);
+ *   filterPodsByOwner(pods.getIndexer(), rs.metadata, 'ReplicaSet', true);   // its pods and the orphans beside it
  *   informer.getIndexer().byIndex(POD_NODE_NAME_INDEX, 'node-7');
  */
-import type { KubeObject } from '../../api/meta.js';
+import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import type { Pod } from '../../api/types/core/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 
 /** IndexFunc: the indexed values of an object (none: it is in no bucket of that index). */
 export type IndexFunc<T = KubeObject> = (obj: T) => readonly string[];
@@ -23,23 +27,42 @@ export function metaNamespaceIndexFunc(obj: KubeObject): readonly string[] {
   return [obj.metadata?.namespace ?? ''];
 }
 
-// controller_utils.go PodControllerUIDIndex and OrphanPodIndexKey: pods by the UID of their
-// controller (the ReplicaSet controller's getPodsToDelete and claims read it), orphans together.
-export const POD_CONTROLLER_UID_INDEX = 'podControllerUID';
-export const ORPHAN_POD_INDEX_KEY = '_ORPHAN_POD';
+// controller_utils.go PodControllerIndex (kubernetes#134654, v1.35, picked into 1.33 and 1.34):
+// pods by their controller — namespace, kind, name and UID, since an ownerReference matches only
+// when all of them do — and orphans by namespace. It replaced 1.33's PodControllerUIDIndex
+// (`podControllerUID`, the UID alone, with one global `_ORPHAN_POD` key, made per-namespace by
+// kubernetes#132400), which 1.32 did not have.
+export const POD_CONTROLLER_INDEX = 'podController';
 
-/** The AddPodControllerUIDIndexer function: the controller ownerReference's UID, or the orphans' key. */
-export function controllerUIDIndexFunc(obj: KubeObject): readonly string[] {
-  const ref = (obj.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
-  return [ref === undefined ? ORPHAN_POD_INDEX_KEY : ref.uid];
+/** The controller ownerReference (metav1.GetControllerOf). */
+function controllerOf(obj: DeepReadonly<KubeObject>): DeepReadonly<OwnerReference> | undefined {
+  return (obj.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
 }
 
-// controller_utils.go PodNodeNameKeyIndex: pods by spec.nodeName, so one pod informer serves
-// every node agent of a process (KWOK's pod controller looks the node up per pod the same way).
+/**
+ * PodControllerIndexKey: the key of the pods `ownerReference` controls in `namespace`
+ * (`ns/ReplicaSet/web/uid`); without one, the key of the namespace's orphans (`ns`).
+ */
+export function podControllerIndexKey(
+  namespace: string,
+  ownerReference?: Pick<DeepReadonly<OwnerReference>, 'kind' | 'name' | 'uid'>,
+): string {
+  if (ownerReference === undefined) return namespace;
+  return `${namespace}/${ownerReference.kind}/${ownerReference.name}/${ownerReference.uid}`;
+}
+
+/** AddPodControllerIndexer's function: the pod under its controller's key, or its namespace's orphans'. */
+export function podControllerIndexFunc(obj: DeepReadonly<KubeObject>): readonly string[] {
+  return [podControllerIndexKey(obj.metadata?.namespace ?? '', controllerOf(obj))];
+}
+
+// controller_utils.go PodNodeNameKeyIndex (kubernetes#130864, v1.33): pods by spec.nodeName, so one
+// pod informer serves every node agent of a process (KWOK's pod controller looks the node up per
+// pod the same way).
 export const POD_NODE_NAME_INDEX = 'spec.nodeName';
 
 /** The AddPodNodeNameIndexer function: a bound pod's node; an unbound pod is in no bucket. */
-export function podNodeNameIndexFunc(obj: KubeObject): readonly string[] {
+export function podNodeNameIndexFunc(obj: DeepReadonly<KubeObject>): readonly string[] {
   const spec = obj.spec as { nodeName?: unknown } | undefined;
   const node = spec?.nodeName;
   return typeof node === 'string' && node !== '' ? [node] : [];
@@ -51,10 +74,37 @@ interface IndexedInformer {
   getIndexer(): { getIndexers(): Indexers };
 }
 
-/** AddPodControllerUIDIndexer: the controller-UID index, unless the informer has it already. */
-export function addPodControllerUIDIndexer(informer: IndexedInformer): void {
-  if (POD_CONTROLLER_UID_INDEX in informer.getIndexer().getIndexers()) return;
-  informer.addIndexers({ [POD_CONTROLLER_UID_INDEX]: controllerUIDIndexFunc });
+/** AddPodControllerIndexer: the controller index, unless the informer has it already (another controller added it). */
+export function addPodControllerIndexer(informer: IndexedInformer): void {
+  if (POD_CONTROLLER_INDEX in informer.getIndexer().getIndexers()) return;
+  informer.addIndexers({ [POD_CONTROLLER_INDEX]: podControllerIndexFunc });
+}
+
+/** What filterPodsByOwner needs of a cache. */
+interface PodIndex {
+  byIndex(indexName: string, indexedValue: string): DeepReadonly<Pod>[];
+}
+
+/**
+ * FilterPodsByOwner: the pods `owner` (of kind `ownerKind`) controls, from the controller index —
+ * and with `includeOrphanedPods` the orphans of its namespace, which it may adopt. An owner
+ * without namespace, name, uid or kind is refused with controller_utils.go's errors.
+ */
+export function filterPodsByOwner(
+  podIndexer: PodIndex,
+  owner: { readonly namespace?: string; readonly name?: string; readonly uid?: string } | undefined,
+  ownerKind: string,
+  includeOrphanedPods: boolean,
+): DeepReadonly<Pod>[] {
+  const { namespace = '', name = '', uid = '' } = owner ?? {};
+  if (namespace === '') throw new Error('no owner namespace provided');
+  if (name === '') throw new Error('no owner name provided');
+  if (uid === '') throw new Error('no owner uid provided');
+  if (ownerKind === '') throw new Error('no owner kind provided');
+  // Always the owner's key; optionally the unowned one of its namespace.
+  const keys = [podControllerIndexKey(namespace, { kind: ownerKind, name, uid })];
+  if (includeOrphanedPods) keys.push(podControllerIndexKey(namespace));
+  return keys.flatMap((key) => podIndexer.byIndex(POD_CONTROLLER_INDEX, key));
 }
 
 /** AddPodNodeNameIndexer: the spec.nodeName index, unless the informer has it already. */

@@ -242,3 +242,158 @@ describe('SharedIndexInformer handlers', () => {
     expect(reg.hasSynced()).toBe(false);
   });
 });
+
+/** An informer driven by hand through its ReflectorStore side (no list or watch): the writes a reflector makes. */
+async function fed(options: { onError?: (err: unknown) => void; transform?: (o: KubeObject) => KubeObject } = {}) {
+  const h = await harness('in-process');
+  const i = new SharedIndexInformer(h.client, RESOURCES.configmaps, {
+    clock: h.server.clock,
+    indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
+    ...options,
+  });
+  informers.push(i);
+  return i;
+}
+
+const at = (name: string, rv: string, data: Record<string, string> = {}): KubeObject => ({
+  metadata: { name, namespace: 'default', resourceVersion: rv },
+  data,
+});
+
+// shared_informer.go processDeltas and delta_fifo.go Delete (client-go v0.32).
+describe('SharedIndexInformer deletes', () => {
+  it('tells onDelete the watch event’s object, the final state, not the cached one', async () => {
+    const i = await fed();
+    const deleted: KubeObject[] = [];
+    i.addEventHandler({ onDelete: (o) => deleted.push(o as KubeObject) });
+    i.replace([at('a', '1', { v: 'cached' })], '1');
+    const final = at('a', '2', { v: 'final' });
+    i.delete(final);
+    expect(deleted).toEqual([final]);
+    expect(i.getByKey('default/a')).toBeUndefined();
+  });
+
+  it('reports nothing for a DELETED of a key the cache does not have (deleted by a re-list already)', async () => {
+    const i = await fed();
+    const log = recorder();
+    i.addEventHandler(log);
+    i.replace([at('a', '1')], '1');
+    i.replace([], '2'); // the re-list found it gone: one delete
+    i.delete(at('a', '3')); // the watch's late DELETED: no second report
+    i.delete(at('never-seen', '4'));
+    expect(log.log).toEqual(['add* a', 'delete a']);
+  });
+});
+
+// shared_informer.go SetTransform, informers.WithTransform (client-go v0.32).
+describe('SharedIndexInformer transform', () => {
+  const trim = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, annotations: { trimmed: 'yes' } } });
+
+  it('rewrites every object before it is cached and before a handler sees it', async () => {
+    const i = await fed({ transform: trim });
+    const seen: string[] = [];
+    const mark = (o: { readonly metadata?: { readonly annotations?: Readonly<Record<string, string>> } }) =>
+      seen.push(o.metadata?.annotations?.trimmed ?? 'raw');
+    i.addEventHandler({ onAdd: mark, onUpdate: (_, o) => mark(o), onDelete: mark });
+    i.replace([at('a', '1')], '1');
+    i.add(at('b', '2'));
+    i.update(at('a', '3'));
+    i.delete(at('b', '4'));
+    expect(seen).toEqual(['yes', 'yes', 'yes', 'yes']);
+    expect(i.getByKey('default/a')?.metadata?.annotations).toEqual({ trimmed: 'yes' });
+  });
+
+  it('takes a transform until it starts, and refuses one after', async () => {
+    const i = await fed();
+    i.setTransform(trim);
+    i.add(at('a', '1'));
+    expect(i.getByKey('default/a')?.metadata?.annotations).toEqual({ trimmed: 'yes' });
+    i.start();
+    expect(() => i.setTransform(trim)).toThrow('informer has already started');
+  });
+});
+
+describe('SharedIndexInformer index failures', () => {
+  /** An index that throws for objects labelled bad=true. */
+  const picky = (o: KubeObject): string[] => {
+    if (o.metadata?.labels?.bad === 'true') throw new Error('cannot index');
+    return [o.metadata?.name ?? ''];
+  };
+  const bad = (name: string, rv: string): KubeObject => ({
+    metadata: { name, namespace: 'default', resourceVersion: rv, labels: { bad: 'true' } },
+  });
+
+  it('reports the object through onError and keeps the cache and its indexes as they were', async () => {
+    const errors: string[] = [];
+    const i = await fed({ onError: (err) => errors.push((err as Error).message) });
+    i.addIndexers({ picky });
+    const log = recorder();
+    i.addEventHandler(log);
+    i.replace([at('a', '1'), bad('b', '1')], '1');
+    i.update(bad('a', '2'));
+    i.add(at('c', '3'));
+    expect(errors).toEqual([
+      'unable to calculate an index entry for key "default/b" on index "picky": cannot index',
+      'unable to calculate an index entry for key "default/a" on index "picky": cannot index',
+    ]);
+    // a keeps its first version, under its bucket; b was never cached; the writer goes on.
+    expect(i.getByKey('default/a')?.metadata?.resourceVersion).toBe('1');
+    expect(
+      i
+        .getIndexer()
+        .byIndex('picky', 'a')
+        .map((o) => o.metadata?.resourceVersion),
+    ).toEqual(['1']);
+    expect(i.getByKey('default/b')).toBeUndefined();
+    expect(
+      i
+        .getIndexer()
+        .byIndex(NAMESPACE_INDEX, 'default')
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['a', 'c']);
+    expect(log.log).toEqual(['add* a', 'add c']);
+    expect(i.hasSynced()).toBe(true);
+  });
+
+  it('keeps, in a re-list, the previous state of a key whose new one an index refuses', async () => {
+    const errors: unknown[] = [];
+    const i = await fed({ onError: (err) => errors.push(err) });
+    i.addIndexers({ picky });
+    i.replace([at('a', '1'), at('b', '1')], '1');
+    i.replace([bad('a', '2')], '2');
+    expect(errors).toHaveLength(1);
+    expect(i.getByKey('default/a')?.metadata?.resourceVersion).toBe('1');
+    expect(i.getByKey('default/b')).toBeUndefined();
+    expect(i.getIndexer().listIndexFuncValues('picky')).toEqual(['a']);
+  });
+});
+
+describe('SharedIndexInformer read-only views', () => {
+  // Compile-time checks (tsc runs the test files): only the reflector writes the cache.
+  it('types what handlers and readers get as read-only', async () => {
+    const i = await fed();
+    const writes = (): void => {
+      i.addEventHandler({
+        onAdd: (o) => {
+          // @ts-expect-error a handler's object is the cache's: read-only
+          o.metadata = {};
+        },
+        onUpdate: (old) => {
+          // @ts-expect-error the old object too
+          old.data = {};
+        },
+      });
+      const cached = i.getByKey('default/a');
+      // @ts-expect-error getByKey hands out a read-only view
+      if (cached?.metadata !== undefined) cached.metadata.name = 'renamed';
+      const got = i.get('default', 'a');
+      // @ts-expect-error get too
+      if (got !== undefined) got.kind = 'Secret';
+      const [first] = i.list();
+      // @ts-expect-error list too
+      if (first !== undefined) first.apiVersion = 'v2';
+    };
+    expect(typeof writes).toBe('function');
+  });
+});

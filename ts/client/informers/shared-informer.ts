@@ -15,25 +15,42 @@
  * informer started gets the cache replayed as adds (`isInInitialList` true), as client-go does.
  * An update that does not change the resourceVersion (a re-list answering an unchanged object)
  * is not delivered: client-go delivers those only to handlers that asked for resyncs, and
- * kubewasm has no resync period.
+ * kubewasm has no resync period. A delete is told with the watch event's object (its final
+ * state), and only for an object the cache has (processDeltas, DeltaFIFO.Delete).
+ *
+ * The cache has one writer, the reflector: handlers and the get/getByKey/list readers are handed
+ * DeepReadonly views of the shared objects (copy with structuredClone before changing one). A
+ * transform (SetTransform) rewrites every object before it is stored and before any handler sees
+ * it; an object an index function throws for is reported through onError and not stored.
  */
 import type { KubeObject } from '../../api/meta.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../client.js';
 import type { GroupVersionResource } from '../resources.js';
 import type { Indexers } from './index-funcs.js';
 import { objectKey } from './keys.js';
 import { Lister } from './listers.js';
 import { Reflector, type ReflectorOptions, type ReflectorState, type ReflectorStore } from './reflector.js';
-import { type Indexer, ThreadSafeStore } from './thread-safe-store.js';
+import { IndexError, type Indexer, ThreadSafeStore } from './thread-safe-store.js';
 
-/** ResourceEventHandler: what a registration is told, after the cache has the change. */
+/** ResourceEventHandler: what a registration is told, after the cache has the change; never mutate what it is handed. */
 export interface EventHandler<T> {
   /** `isInInitialList`: part of the first list, or of the replay to a handler added late. */
-  onAdd?(obj: T, isInInitialList: boolean): void;
-  onUpdate?(oldObj: T, newObj: T): void;
-  /** The last state the cache had of the object. */
-  onDelete?(obj: T): void;
+  onAdd?(obj: DeepReadonly<T>, isInInitialList: boolean): void;
+  onUpdate?(oldObj: DeepReadonly<T>, newObj: DeepReadonly<T>): void;
+  /**
+   * The object's final state: the DELETED watch event's object, or — for one a re-list no longer
+   * has — the last state the cache had.
+   */
+  onDelete?(obj: DeepReadonly<T>): void;
 }
+
+/**
+ * TransformFunc: rewrites an object before the informer stores it or any handler sees it
+ * (kube-controller-manager's trims managedFields). It must not mutate its argument (the client
+ * may share it); it returns a new object, or the same one unchanged.
+ */
+export type TransformFunc<T> = (obj: T) => T;
 
 /** ResourceEventHandlerRegistration: removes the handler again, tells whether it has synced. */
 export interface EventHandlerRegistration {
@@ -46,6 +63,8 @@ export interface EventHandlerRegistration {
 export interface InformerOptions extends ReflectorOptions {
   /** Indexes the cache starts with (more with addIndexers). */
   indexers?: Indexers;
+  /** SetTransform at construction. */
+  transform?: TransformFunc<KubeObject>;
 }
 
 export type InformerState = ReflectorState;
@@ -73,6 +92,7 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
   private stopped_ = false;
   private synced_ = false;
   private syncWaiters: Array<(synced: boolean) => void> = [];
+  private transform: TransformFunc<T> | undefined;
 
   constructor(
     client: Client,
@@ -82,6 +102,13 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
   ) {
     this.store = new ThreadSafeStore<T>(options.indexers as Indexers<T> | undefined);
     this.reflector = new Reflector<T>(client, resource, this, options);
+    this.transform = options.transform as TransformFunc<T> | undefined;
+  }
+
+  /** SetTransform: the transform applied to every object from now on; refused once the informer has started. */
+  setTransform(transform: TransformFunc<T>): void {
+    if (this.started) throw new Error('informer has already started');
+    this.transform = transform;
   }
 
   /**
@@ -94,7 +121,7 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
     }
     const registration = new Registration<T>(handler, this);
     this.registrations.push(registration);
-    for (const [, obj] of this.store.entries()) this.call(handler, (h) => h.onAdd?.(obj, true));
+    for (const obj of this.store.list()) this.call(handler, (h) => h.onAdd?.(obj, true));
     return registration;
   }
 
@@ -173,37 +200,43 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
     return this.reflector.lastSyncResourceVersion();
   }
 
-  /** A cached object; never mutate it (it is shared with every reader — listers hand out read-only views). */
-  get(namespace: string | undefined, name: string): T | undefined {
-    return this.store.getMutable(namespace === undefined || namespace === '' ? name : `${namespace}/${name}`);
+  /** A cached object, read-only (it is shared with every reader). */
+  get(namespace: string | undefined, name: string): DeepReadonly<T> | undefined {
+    return this.store.getByKey(namespace === undefined || namespace === '' ? name : `${namespace}/${name}`);
   }
 
-  /** A cached object by key; never mutate it. */
-  getByKey(key: string): T | undefined {
-    return this.store.getMutable(key);
+  /** A cached object by key, read-only. */
+  getByKey(key: string): DeepReadonly<T> | undefined {
+    return this.store.getByKey(key);
   }
 
-  /** Every cached object; never mutate them. */
-  list(): T[] {
-    return [...this.store.entries()].map(([, obj]) => obj);
+  /** Every cached object, read-only. */
+  list(): DeepReadonly<T>[] {
+    return this.store.list();
   }
 
   keys(): string[] {
     return this.store.listKeys();
   }
 
-  // ReflectorStore: the reflector's writes, applied to the cache, then told to every handler.
+  // ReflectorStore: the reflector's writes, transformed, applied to the cache, then told to every handler.
 
   /** The cache becomes `items`: adds and updates for what is listed, deletes for what vanished. */
   replace(items: T[], _resourceVersion: string): void {
     const initial = !this.synced_;
     const next = new Map<string, T>();
-    for (const obj of items) next.set(objectKey(obj), obj);
+    for (const item of items) {
+      const obj = this.transformed(item);
+      next.set(objectKey(obj), obj);
+    }
     const previous = new Map(this.store.entries());
-    this.store.replace(next);
-    for (const [key, obj] of next) this.notifyUpsert(previous.get(key), obj, initial);
+    for (const err of this.store.replace(next)) this.report(err);
+    for (const [key, obj] of next) {
+      // Only what the cache took (an object an index refused kept the key's previous state).
+      if (this.store.getMutable(key) === obj) this.notifyUpsert(previous.get(key), obj, initial);
+    }
     for (const [key, old] of previous) {
-      if (!next.has(key)) this.distribute((h) => h.onDelete?.(old));
+      if (this.store.getMutable(key) === undefined) this.distribute((h) => h.onDelete?.(ro(old)));
     }
     if (initial) {
       this.synced_ = true;
@@ -214,34 +247,51 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
   }
 
   add(obj: T): void {
-    this.upsert(obj);
+    this.upsert(this.transformed(obj));
   }
 
   update(obj: T): void {
-    this.upsert(obj);
+    this.upsert(this.transformed(obj));
   }
 
-  delete(obj: T): void {
+  /** A DELETED event: reported with the event's object, and only when the cache has the key. */
+  delete(event: T): void {
+    const obj = this.transformed(event);
     const key = objectKey(obj);
-    const old = this.store.getMutable(key);
+    if (this.store.getMutable(key) === undefined) return;
     this.store.delete(key);
-    this.distribute((h) => h.onDelete?.(old ?? obj));
+    this.distribute((h) => h.onDelete?.(ro(obj)));
+  }
+
+  private transformed(obj: T): T {
+    return this.transform === undefined ? obj : this.transform(obj);
   }
 
   private upsert(obj: T): void {
     const key = objectKey(obj);
     const old = this.store.getMutable(key);
-    this.store.update(key, obj);
+    try {
+      this.store.update(key, obj);
+    } catch (err) {
+      if (!(err instanceof IndexError)) throw err;
+      this.report(err);
+      return;
+    }
     this.notifyUpsert(old, obj, false);
   }
 
   private notifyUpsert(old: T | undefined, obj: T, initial: boolean): void {
     if (old === undefined) {
-      this.distribute((h) => h.onAdd?.(obj, initial));
+      this.distribute((h) => h.onAdd?.(ro(obj), initial));
     } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
       // A re-list answers unchanged objects too; only real changes are updates.
-      this.distribute((h) => h.onUpdate?.(old, obj));
+      this.distribute((h) => h.onUpdate?.(ro(old), ro(obj)));
     }
+  }
+
+  /** A failure of the cache's writer that is not the reflector's (it retries on its own). */
+  private report(err: unknown): void {
+    this.options.onError?.(err);
   }
 
   /** sharedProcessor.distribute: every handler, in registration order. */
@@ -254,7 +304,12 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
     try {
       call(handler);
     } catch (err) {
-      this.options.onError?.(new Error(`kubewasm informer: event handler failed: ${String(err)}`, { cause: err }));
+      this.report(new Error(`kubewasm informer: event handler failed: ${String(err)}`, { cause: err }));
     }
   }
+}
+
+/** The read-only view handlers get of a cached object. */
+function ro<T>(obj: T): DeepReadonly<T> {
+  return obj as DeepReadonly<T>;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import type { Indexers } from './index-funcs.js';
 import { objectKey } from './keys.js';
-import { ThreadSafeStore } from './thread-safe-store.js';
+import { IndexError, ThreadSafeStore } from './thread-safe-store.js';
 
 /** The keys under `value` in `index`, sorted (the Go tests compare sets.String.List()). */
 const bucket = (store: ThreadSafeStore<string>, index: string, value: string): string[] =>
@@ -124,5 +124,50 @@ describe('Indexer', () => {
     expect(names(store.byIndex('byUser', 'bert'))).toEqual(['one']);
     // Index: the objects sharing any value with the given one.
     expect(names(store.index('byUser', pod('x', {}, { users: 'oscar,ernie' })))).toEqual(['one', 'two']);
+  });
+});
+
+describe('ThreadSafeStore with an index function that throws', () => {
+  /** Indexes a string by its letters; throws for one with a '!'. */
+  const letters: Indexers<string> = {
+    letters: (obj) => {
+      if (obj.includes('!')) throw new Error(`cannot index ${obj}`);
+      return [...new Set(obj)];
+    },
+  };
+
+  it('refuses the write before changing anything', () => {
+    const store = new ThreadSafeStore<string>(letters);
+    store.add('k', 'ab');
+    expect(() => store.update('k', 'c!')).toThrow(IndexError);
+    expect(() => store.add('other', '!')).toThrow(
+      'unable to calculate an index entry for key "other" on index "letters": cannot index !',
+    );
+    expect(store.getByKey('k')).toBe('ab');
+    expect(store.getByKey('other')).toBeUndefined();
+    expect(store.listIndexFuncValues('letters').sort()).toEqual(['a', 'b']);
+  });
+
+  it('refuses new indexers that throw for a stored object, adding none of them', () => {
+    const store = new ThreadSafeStore<string>();
+    store.add('k', 'a!');
+    expect(() => store.addIndexers({ first: (o) => [o], ...letters })).toThrow(IndexError);
+    expect(Object.keys(store.getIndexers())).toEqual([]);
+  });
+
+  it('still deletes an object its index function now throws for, from every bucket it is in', () => {
+    let broken = false;
+    const store = new ThreadSafeStore<string>({
+      flaky: (obj) => {
+        if (broken) throw new Error('broken');
+        return [obj, 'all'];
+      },
+    });
+    store.add('k', 'x');
+    store.add('j', 'y');
+    broken = true;
+    store.delete('k');
+    expect(store.indexKeys('flaky', 'all')).toEqual(['j']);
+    expect(store.listIndexFuncValues('flaky').sort()).toEqual(['all', 'y']);
   });
 });

@@ -5,13 +5,38 @@
  * read-only `Indexer` view — JavaScript has one thread, so "thread-safe" here means only that,
  * as in kube-rs' reflector: one writer, many cheap readers, nobody mutating what they read.
  *
+ * An index function that throws for an object (client-go panics there) refuses that write with an
+ * IndexError before anything changes: the store keeps, under that key, what it had, with its
+ * index entries — a cache never half-updated.
+ *
  *   const store = new ThreadSafeStore<Pod>({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc });
  *   store.update('default/web-0', pod);
  *   store.byIndex(NAMESPACE_INDEX, 'default');
  */
 
+import { goQuote } from '../../api/go-format.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Indexers, IndexFunc } from './index-funcs.js';
+
+/** An index function threw for an object: the write was refused (client-go's message, which it panics with). */
+export class IndexError extends Error {
+  override readonly name = 'IndexError';
+  constructor(
+    readonly key: string,
+    readonly indexName: string,
+    cause: unknown,
+  ) {
+    super(
+      `unable to calculate an index entry for key ${goQuote(key)} on index ${goQuote(indexName)}: ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`,
+      { cause },
+    );
+  }
+}
+
+/** An object's values in each index, computed before the store changes. */
+type IndexValues = ReadonlyMap<string, readonly string[]>;
 
 /** The read side of the cache: what informers hand to listers and controllers. */
 export interface Indexer<T> {
@@ -40,20 +65,27 @@ export class ThreadSafeStore<T> implements Indexer<T> {
     Object.assign(this.indexers, indexers);
   }
 
+  /** Stores `obj` under `key`; an IndexError (nothing changed) when an index function throws for it. */
   add(key: string, obj: T): void {
     this.update(key, obj);
   }
 
+  /** Stores `obj` under `key`; an IndexError (nothing changed) when an index function throws for it. */
   update(key: string, obj: T): void {
     const old = this.items.get(key);
+    const newValues = this.valuesOf(key, obj);
+    const oldValues = old === undefined ? undefined : this.storedValuesOf(key, old);
     this.items.set(key, obj);
-    this.updateIndices(old, obj, key);
+    for (const name of Object.keys(this.indexers)) {
+      this.moveKey(name, key, oldValues?.get(name) ?? [], newValues.get(name) ?? []);
+    }
   }
 
   delete(key: string): void {
     const old = this.items.get(key);
     if (old === undefined) return;
-    this.updateIndices(old, undefined, key);
+    const oldValues = this.storedValuesOf(key, old);
+    for (const name of Object.keys(this.indexers)) this.moveKey(name, key, oldValues.get(name) ?? [], []);
     this.items.delete(key);
   }
 
@@ -83,11 +115,35 @@ export class ThreadSafeStore<T> implements Indexer<T> {
     return this.items.size;
   }
 
-  /** The store becomes `items`; every index is rebuilt. */
-  replace(items: ReadonlyMap<string, T>): void {
-    this.items = new Map(items);
+  /**
+   * The store becomes `items`; every index is rebuilt. An object an index function throws for is
+   * not stored (its key keeps what the store had, if anything); those failures are returned.
+   */
+  replace(items: ReadonlyMap<string, T>): IndexError[] {
+    const failures: IndexError[] = [];
+    const next = new Map<string, T>();
+    const values = new Map<string, IndexValues>();
+    for (const [key, obj] of items) {
+      try {
+        values.set(key, this.valuesOf(key, obj));
+        next.set(key, obj);
+      } catch (err) {
+        if (!(err instanceof IndexError)) throw err;
+        failures.push(err);
+        const old = this.items.get(key);
+        const oldValues = old === undefined ? undefined : this.tryValuesOf(key, old);
+        if (old !== undefined && oldValues !== undefined) {
+          values.set(key, oldValues);
+          next.set(key, old);
+        }
+      }
+    }
+    this.items = next;
     this.indices = new Map();
-    for (const [key, obj] of this.items) this.updateIndices(undefined, obj, key);
+    for (const [key, objValues] of values) {
+      for (const [name, v] of objValues) this.moveKey(name, key, [], v);
+    }
+    return failures;
   }
 
   index(indexName: string, obj: T): DeepReadonly<T>[] {
@@ -117,7 +173,10 @@ export class ThreadSafeStore<T> implements Indexer<T> {
     return { ...this.indexers };
   }
 
-  /** AddIndexers: more indexes, the objects already stored indexed at once; a taken name is refused. */
+  /**
+   * AddIndexers: more indexes, the objects already stored indexed at once; a taken name is
+   * refused, and so (IndexError, nothing added) is an index function that throws for a stored object.
+   */
   addIndexers(newIndexers: Indexers<T>): void {
     const conflicts = Object.keys(newIndexers).filter((name) => Object.hasOwn(this.indexers, name));
     // Go prints the sets.String of the names taken: `indexer conflict: map[namespace:{}]`.
@@ -129,10 +188,13 @@ export class ThreadSafeStore<T> implements Indexer<T> {
           .join(' ')}]`,
       );
     }
-    Object.assign(this.indexers, newIndexers);
+    const added = Object.entries(newIndexers);
+    const values: Array<[string, string, readonly string[]]> = [];
     for (const [key, obj] of this.items) {
-      for (const name of Object.keys(newIndexers)) this.updateSingleIndex(name, undefined, obj, key);
+      for (const [name, fn] of added) values.push([key, name, indexValues(key, name, fn, obj)]);
     }
+    Object.assign(this.indexers, newIndexers);
+    for (const [key, name, v] of values) this.moveKey(name, key, [], v);
   }
 
   private indexFunc(indexName: string): IndexFunc<T> {
@@ -150,15 +212,41 @@ export class ThreadSafeStore<T> implements Indexer<T> {
     return out;
   }
 
-  private updateIndices(oldObj: T | undefined, newObj: T | undefined, key: string): void {
-    for (const name of Object.keys(this.indexers)) this.updateSingleIndex(name, oldObj, newObj, key);
+  /** `obj`'s values in every index; an IndexError when an index function throws. */
+  private valuesOf(key: string, obj: T): IndexValues {
+    const values = new Map<string, readonly string[]>();
+    for (const [name, fn] of Object.entries(this.indexers)) values.set(name, indexValues(key, name, fn, obj));
+    return values;
   }
 
-  /** updateSingleIndex: the key moved from the old object's buckets to the new one's. */
-  private updateSingleIndex(name: string, oldObj: T | undefined, newObj: T | undefined, key: string): void {
-    const fn = this.indexFunc(name);
-    const oldValues = oldObj === undefined ? [] : fn(oldObj);
-    const newValues = newObj === undefined ? [] : fn(newObj);
+  private tryValuesOf(key: string, obj: T): IndexValues | undefined {
+    try {
+      return this.valuesOf(key, obj);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The values a stored object is indexed under. An index function that throws now for an object
+   * it indexed before (it should not) is answered by looking the key up in that index's buckets.
+   */
+  private storedValuesOf(key: string, obj: T): IndexValues {
+    const values = new Map<string, readonly string[]>();
+    for (const [name, fn] of Object.entries(this.indexers)) {
+      try {
+        values.set(name, fn(obj));
+      } catch {
+        const found: string[] = [];
+        for (const [value, keys] of this.indices.get(name) ?? []) if (keys.has(key)) found.push(value);
+        values.set(name, found);
+      }
+    }
+    return values;
+  }
+
+  /** updateSingleIndex: the key moved from its old values' buckets to its new ones'. */
+  private moveKey(name: string, key: string, oldValues: readonly string[], newValues: readonly string[]): void {
     let index = this.indices.get(name);
     if (index === undefined) {
       index = new Map();
@@ -181,5 +269,14 @@ export class ThreadSafeStore<T> implements Indexer<T> {
       }
       set.add(key);
     }
+  }
+}
+
+/** One index function's values for `obj`, its failure an IndexError. */
+function indexValues<T>(key: string, name: string, fn: IndexFunc<T>, obj: T): readonly string[] {
+  try {
+    return fn(obj);
+  } catch (err) {
+    throw new IndexError(key, name, err);
   }
 }

@@ -18,6 +18,7 @@ import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import { isApiError } from '../../client/errors.js';
 import type { GroupVersionResource } from '../../client/resources.js';
+import { aggregateErrors } from './aggregate-errors.js';
 
 /** What the manager needs of an object: its metadata. */
 export type ObjectWithMeta = DeepReadonly<Pick<KubeObject, 'metadata'>>;
@@ -37,14 +38,6 @@ function groupVersion(gvk: GroupVersionKind): string {
 /** metav1.GetControllerOf: the ownerReference with controller: true, if any. */
 export function getControllerOf(obj: ObjectWithMeta): DeepReadonly<OwnerReference> | undefined {
   return (obj.metadata?.ownerReferences ?? []).find((r) => r.controller === true);
-}
-
-/** utilerrors.NewAggregate: one error as it is, several as `[a, b]`; none: undefined. */
-export function aggregateErrors(errors: readonly unknown[]): Error | undefined {
-  if (errors.length === 0) return undefined;
-  const messages = errors.map((e) => (e instanceof Error ? e.message : String(e)));
-  if (errors.length === 1) return errors[0] instanceof Error ? errors[0] : new Error(messages[0]);
-  return new AggregateError(errors, `[${messages.join(', ')}]`);
 }
 
 /**

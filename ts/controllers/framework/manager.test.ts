@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../client/client.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { harness } from '../../client/test-support.js';
-import type { Logger } from '../../sim/logger.js';
+import { inProcessTransport } from '../../client/transport.js';
+import { discardLogger, type Logger } from '../../sim/logger.js';
 import type { ControllerContext } from './context.js';
 import type { Controller } from './controller.js';
 import {
-  type ControllerDescriptor,
   ControllerDescriptors,
   ControllerManager,
   ControllersFlagError,
+  type InitFunc,
   isControllerEnabled,
   parseControllers,
   splitControllersFlag,
@@ -37,7 +39,7 @@ describe('isControllerEnabled', () => {
   });
 });
 
-const noop: ControllerDescriptor['init'] = async () => undefined;
+const noop: InitFunc = async () => undefined;
 /** generic_test.go's getAllControllers and getControllerAliases, green-controller off by default. */
 const colours = () =>
   new ControllerDescriptors([
@@ -89,6 +91,21 @@ describe('parseControllers (Validate + ApplyTo)', () => {
     }
   });
 
+  it('says a name refused twice once, without brackets, as utilerrors.NewAggregate does', () => {
+    try {
+      parseControllers(['grey-controller', '-grey-controller', 'mauve', 'grey-controller'], colours());
+      expect.unreachable();
+    } catch (err) {
+      expect((err as ControllersFlagError).errors).toHaveLength(4);
+      expect((err as Error).message).toBe(
+        '["grey-controller" is not in the list of known controllers, "mauve" is not in the list of known controllers]',
+      );
+    }
+    expect(() => parseControllers(['-grey-controller', 'grey-controller'], colours())).toThrow(
+      /^"grey-controller" is not in the list of known controllers$/,
+    );
+  });
+
   it('splits the flag as pflag’s StringSlice does', () => {
     expect(splitControllersFlag('*,-red-controller')).toEqual(['*', '-red-controller']);
     expect(splitControllersFlag('')).toEqual([]);
@@ -115,12 +132,19 @@ describe('ControllerDescriptors', () => {
       'controller "orange-controller" has a duplicate alias "pink-controller"',
     );
     expect(() => d.register({ name: '', init: noop })).toThrow('received controller without a name for a registration');
+    // NewControllerDescriptors: "alias %q conflicts with a controller name", either way round.
+    expect(() => d.register({ name: 'crimson-controller', init: noop })).toThrow(
+      'alias "crimson-controller" conflicts with a controller name',
+    );
+    expect(() => d.register({ name: 'violet-controller', aliases: ['blue-controller'], init: noop })).toThrow(
+      'alias "blue-controller" conflicts with a controller name',
+    );
   });
 });
 
 describe('ControllerManager', () => {
   /** A controller that watches namespaces and records its life. */
-  function recording(log: string[]): ControllerDescriptor['init'] {
+  function recording(log: string[]): InitFunc {
     return async (ctx, name) => {
       const namespaces = ctx.informerFactory.informerFor(RESOURCES.namespaces);
       const reg = namespaces.addEventHandler({});
@@ -169,14 +193,16 @@ describe('ControllerManager', () => {
     const ctx = await context(['*', '-bravo-controller'], lines);
     const manager = new ControllerManager(descriptors, ctx);
     expect(await manager.start()).toEqual(['alpha-controller']);
+    await manager.waitForRunning();
     expect(log).toEqual(['init alpha-controller', 'run alpha-controller synced=true']);
+    // StartController logs "Started controller" as soon as the init returned (before any cache syncs).
     expect(lines).toEqual([
       'Starting controller {"controller":"alpha-controller"}',
+      'Started controller {"controller":"alpha-controller"}',
       'Warning: controller is disabled {"controller":"bravo-controller"}',
       'Warning: controller is disabled {"controller":"charlie-controller"}',
       'Starting controller {"controller":"delta-controller"}',
       'Warning: skipping controller {"controller":"delta-controller"}',
-      'Started controller {"controller":"alpha-controller"}',
     ]);
     await manager.stop();
     expect(log.at(-1)).toBe('stop alpha-controller');
@@ -192,6 +218,105 @@ describe('ControllerManager', () => {
     const ctx = await context(['charlie-controller'], []);
     const manager = new ControllerManager(descriptors, ctx);
     expect(await manager.start()).toEqual(['charlie-controller']);
+    await manager.stop();
+    await ctx.informerFactory.shutdown();
+  });
+
+  it('skips a known controller without an init, as one whose init did not start it', async () => {
+    const lines: string[] = [];
+    const ctx = await context(['*'], lines);
+    const manager = new ControllerManager(new ControllerDescriptors([{ name: 'echo-controller' }]), ctx);
+    expect(await manager.start()).toEqual([]);
+    expect(lines).toEqual([
+      'Starting controller {"controller":"echo-controller"}',
+      'Warning: skipping controller {"controller":"echo-controller"}',
+    ]);
+    await ctx.informerFactory.shutdown();
+  });
+
+  it('resolves start() without waiting for a cache that never syncs', async () => {
+    const h = await harness('in-process');
+    // An informer whose identity may not list: its cache never syncs.
+    const ctx: ControllerContext = {
+      informerFactory: new SharedInformerFactory(createClient(inProcessTransport(h.server.api, 'nobody')), {
+        clock: h.server.clock,
+      }),
+      clientBuilder: { client: async () => h.client },
+      clock: h.server.clock,
+      logger: discardLogger,
+      options: { controllers: ['*'] },
+      resources: [],
+    };
+    const log: string[] = [];
+    const manager = new ControllerManager(
+      new ControllerDescriptors([{ name: 'alpha-controller', init: recording(log) }]),
+      ctx,
+    );
+    expect(await manager.start()).toEqual(['alpha-controller']);
+    expect(log).toEqual(['init alpha-controller']);
+    await manager.stop();
+    await ctx.informerFactory.shutdown();
+  });
+
+  it('rejects start() when an init rejects, logging it and stopping the controllers built before', async () => {
+    const log: string[] = [];
+    const lines: string[] = [];
+    const broken = new Error('no client');
+    const descriptors = new ControllerDescriptors([
+      { name: 'alpha-controller', init: recording(log) },
+      {
+        name: 'bravo-controller',
+        init: async () => {
+          throw broken;
+        },
+      },
+      { name: 'charlie-controller', init: recording(log) },
+    ]);
+    const ctx = await context(['*'], lines);
+    const manager = new ControllerManager(descriptors, ctx);
+    await expect(manager.start()).rejects.toBe(broken);
+    expect(lines).toContain('Error starting controller: Error: no client');
+    // alpha was built, then stopped; charlie never built; nothing runs.
+    expect(log).toEqual(['init alpha-controller', 'stop alpha-controller']);
+    await ctx.informerFactory.shutdown();
+  });
+
+  it('logs a run() that rejects and keeps the others running', async () => {
+    const log: string[] = [];
+    const lines: string[] = [];
+    const descriptors = new ControllerDescriptors([
+      {
+        name: 'alpha-controller',
+        init: async (_ctx, name) => ({
+          name,
+          run: async () => {
+            throw new Error('lost its queue');
+          },
+          stop: async () => {},
+        }),
+      },
+      { name: 'bravo-controller', init: recording(log) },
+    ]);
+    const ctx = await context(['*'], lines);
+    const manager = new ControllerManager(descriptors, ctx);
+    expect(await manager.start()).toEqual(['alpha-controller', 'bravo-controller']);
+    await manager.waitForRunning();
+    expect(lines).toContain('Error running controller: Error: lost its queue');
+    expect(log).toContain('run bravo-controller synced=true');
+    await manager.stop();
+    await ctx.informerFactory.shutdown();
+  });
+
+  it('refuses a second start()', async () => {
+    const log: string[] = [];
+    const ctx = await context(['*'], []);
+    const manager = new ControllerManager(
+      new ControllerDescriptors([{ name: 'alpha-controller', init: recording(log) }]),
+      ctx,
+    );
+    await manager.start();
+    await expect(manager.start()).rejects.toThrow('the controller manager has already been started');
+    expect(log.filter((l) => l.startsWith('init'))).toEqual(['init alpha-controller']);
     await manager.stop();
     await ctx.informerFactory.shutdown();
   });

@@ -5,16 +5,20 @@
  * controller registered under its name (names.ts) with its aliases and whether it is off by
  * default; `--controllers` validated and its aliases resolved exactly as kube-controller-manager
  * does; the enabled ones built on one ControllerContext, then the shared informers started, then
- * every controller run.
+ * every controller set running — start() does not wait for their caches, as StartControllers does
+ * not (one informer that never syncs, a 403 on one resource, must not hold the others back).
  *
  *   const descriptors = new ControllerDescriptors([namespaceDescriptor, …]);
  *   const manager = new ControllerManager(descriptors, { …ctx, options: { controllers: parseControllers(['*', '-foo'], descriptors) } });
- *   await manager.start();  …  await manager.stop();
+ *   await manager.start();                       // built, informers started, running
+ *   await manager.waitForRunning(['serviceaccount-controller']);   // its first pass done
+ *   …  await manager.stop();
  *
  * Leader election comes later: it will call start() from OnStartedLeading and stop() when the
  * lease is lost; nothing else here changes.
  */
 import { goQuote } from '../../api/go-format.js';
+import { aggregateMessage } from './aggregate-errors.js';
 import type { ControllerContext } from './context.js';
 import type { Controller } from './controller.js';
 
@@ -28,10 +32,15 @@ export interface ControllerDescriptor {
   readonly aliases?: readonly string[];
   /** IsDisabledByDefault: `*` does not turn it on; only its name does. */
   readonly disabledByDefault?: boolean;
-  readonly init: InitFunc;
+  /** How it is built; none for a controller kubewasm does not run yet (known to --controllers, skipped at start). */
+  readonly init?: InitFunc;
 }
 
-/** The registry (NewControllerDescriptors' register): names and aliases unique, every descriptor an init. */
+/**
+ * The registry (NewControllerDescriptors' register): names and aliases unique, no alias a name.
+ * Difference: a descriptor may have no init (register panics on one), for the 1.32 controllers
+ * kubewasm does not run yet.
+ */
 export class ControllerDescriptors {
   private readonly byName = new Map<string, ControllerDescriptor>();
   private readonly aliases = new Map<string, string>();
@@ -44,9 +53,12 @@ export class ControllerDescriptors {
     const { name } = descriptor;
     if (name === '') throw new Error('received controller without a name for a registration');
     if (this.byName.has(name)) throw new Error(`controller name ${goQuote(name)} was registered twice`);
+    if (this.aliases.has(name)) throw new Error(`alias ${goQuote(name)} conflicts with a controller name`);
     for (const alias of descriptor.aliases ?? []) {
       if (this.aliases.has(alias))
         throw new Error(`controller ${goQuote(name)} has a duplicate alias ${goQuote(alias)}`);
+      if (this.byName.has(alias) || alias === name)
+        throw new Error(`alias ${goQuote(alias)} conflicts with a controller name`);
     }
     for (const alias of descriptor.aliases ?? []) this.aliases.set(alias, name);
     this.byName.set(name, descriptor);
@@ -93,8 +105,7 @@ export class ControllerDescriptors {
 export class ControllersFlagError extends Error {
   override readonly name = 'ControllersFlagError';
   constructor(readonly errors: readonly string[]) {
-    // utilerrors.NewAggregate: one message as it is, several as `[a, b]`.
-    super(errors.length === 1 ? (errors[0] as string) : `[${errors.join(', ')}]`);
+    super(aggregateMessage(errors));
   }
 }
 
@@ -149,7 +160,10 @@ export function isControllerEnabled(
 
 /** Runs the enabled controllers of a registry on one context. */
 export class ControllerManager {
+  private started = false;
   private readonly running: Controller[] = [];
+  /** Each running controller's run(), settled (a failure is logged), by name. */
+  private readonly runs = new Map<string, Promise<void>>();
 
   constructor(
     private readonly descriptors: ControllerDescriptors,
@@ -163,36 +177,77 @@ export class ControllerManager {
   }
 
   /**
-   * StartControllers: each enabled controller built (each with a logger named after it), then the
-   * informers they asked for started, then every controller run; resolves with the names started
-   * once all of them run.
+   * StartControllers + StartController, then InformerFactory.Start: each enabled controller built
+   * (with a logger named after it; "Started controller" as soon as it is), then the informers they
+   * asked for started, then every controller's run() begun — not awaited (waitForRunning does
+   * that). Resolves with the names started. An init that fails is logged ("Error starting
+   * controller") and rejects start(), the controllers built before it stopped again
+   * (kube-controller-manager exits there). Called once; a second call rejects.
    */
   async start(): Promise<string[]> {
+    if (this.started) throw new Error('the controller manager has already been started');
+    this.started = true;
     const { logger } = this.ctx;
-    const started: Controller[] = [];
-    for (const descriptor of this.descriptors.all()) {
-      const controller = descriptor.name;
-      if (!this.isEnabled(descriptor)) {
-        logger.info('Warning: controller is disabled', { controller });
-        continue;
+    const built: Controller[] = [];
+    try {
+      for (const descriptor of this.descriptors.all()) {
+        const controller = descriptor.name;
+        if (!this.isEnabled(descriptor)) {
+          logger.info('Warning: controller is disabled', { controller });
+          continue;
+        }
+        logger.info('Starting controller', { controller });
+        let c: Controller | undefined;
+        try {
+          c = await descriptor.init?.({ ...this.ctx, logger: logger.withName(controller) }, controller);
+        } catch (err) {
+          logger.error(err, 'Error starting controller', { controller });
+          throw err;
+        }
+        if (c === undefined) {
+          logger.info('Warning: skipping controller', { controller });
+          continue;
+        }
+        built.push(c);
+        logger.info('Started controller', { controller });
       }
-      logger.info('Starting controller', { controller });
-      const built = await descriptor.init({ ...this.ctx, logger: logger.withName(controller) }, controller);
-      if (built === undefined) {
-        logger.info('Warning: skipping controller', { controller });
-        continue;
-      }
-      started.push(built);
-      this.running.push(built);
+    } catch (err) {
+      await stopAll(built, logger);
+      throw err;
     }
+    this.running.push(...built);
     this.ctx.informerFactory.start();
-    await Promise.all(started.map((c) => c.run()));
-    for (const c of started) logger.info('Started controller', { controller: c.name });
-    return started.map((c) => c.name);
+    for (const c of built) {
+      this.runs.set(
+        c.name,
+        c.run().catch((err: unknown) => logger.error(err, 'Error running controller', { controller: c.name })),
+      );
+    }
+    return built.map((c) => c.name);
+  }
+
+  /**
+   * Resolves once the run() of each of `names` that was started (default: every one) has returned
+   * — its caches synced and its first pass done — or failed (logged).
+   */
+  async waitForRunning(names?: readonly string[]): Promise<void> {
+    const wanted = names === undefined ? [...this.runs.keys()] : names;
+    await Promise.all(wanted.map((n) => this.runs.get(n)));
   }
 
   /** Stops every controller started, last first; the informer factory is the caller's to shut down. */
   async stop(): Promise<void> {
-    for (const c of this.running.splice(0).reverse()) await c.stop();
+    await stopAll(this.running.splice(0), this.ctx.logger);
+  }
+}
+
+/** Stops `controllers` last first; a failing stop is logged and the others still stopped. */
+async function stopAll(controllers: Controller[], logger: ControllerContext['logger']): Promise<void> {
+  for (const c of [...controllers].reverse()) {
+    try {
+      await c.stop();
+    } catch (err) {
+      logger.error(err, 'Error stopping controller', { controller: c.name });
+    }
   }
 }

@@ -50,4 +50,21 @@ describe('slowStartBatch', () => {
     });
     expect(batches).toEqual([1, 2, 4, 3]);
   });
+
+  it('ends with the failure that happened first, not the first call’s (Go reads it off errCh)', async () => {
+    const late = new Error('late');
+    const early = new Error('early');
+    let call = 0;
+    const result = await slowStartBatch(3, 1, async () => {
+      call++;
+      if (call === 1) return;
+      // The second batch: its first call fails after its second one.
+      if (call === 2) {
+        await new Promise((r) => setTimeout(r, 20));
+        throw late;
+      }
+      throw early;
+    });
+    expect(result).toEqual({ successes: 1, error: early });
+  });
 });

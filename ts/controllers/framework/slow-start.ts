@@ -1,8 +1,9 @@
 /**
  * slowStartBatch (pkg/controller/replicaset/replica_set.go at v1.32, with SlowStartInitialBatchSize
  * from controller_utils.go): `count` calls of `fn` in batches of 1, 2, 4, … each batch run at once;
- * the first batch with a failure is waited for and ends it, so a controller whose creates are
- * refused (quota, admission) sends one request, not hundreds.
+ * the first batch with a failure is waited for and ends it — with the failure that happened first
+ * (the first off Go's error channel) — so a controller whose creates are refused (quota,
+ * admission) sends one request, not hundreds.
  *
  *   const { successes, error } = await slowStartBatch(diff, SLOW_START_INITIAL_BATCH_SIZE, () => create());
  */
@@ -23,10 +24,17 @@ export async function slowStartBatch(
     batchSize > 0;
     batchSize = Math.min(2 * batchSize, remaining)
   ) {
-    const results = await Promise.allSettled(Array.from({ length: batchSize }, () => fn()));
-    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    // errCh: the failures in the order they happen; Go returns the first one received.
+    const failures: unknown[] = [];
+    await Promise.all(
+      Array.from({ length: batchSize }, () =>
+        fn().catch((err: unknown) => {
+          failures.push(err);
+        }),
+      ),
+    );
     successes += batchSize - failures.length;
-    if (failures.length > 0) return { successes, error: (failures[0] as PromiseRejectedResult).reason };
+    if (failures.length > 0) return { successes, error: failures[0] };
     remaining -= batchSize;
   }
   return { successes, error: undefined };

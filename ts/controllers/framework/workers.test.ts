@@ -75,7 +75,7 @@ describe('Workers', () => {
   });
 
   it('returns from run() without workers when stopped before the caches sync', async () => {
-    const { queue, handlers } = await setup();
+    const { factory, namespaces, queue, handlers } = await setup();
     let syncs = 0;
     const workers = new Workers({
       queue,
@@ -85,10 +85,48 @@ describe('Workers', () => {
       },
       onError: () => {},
     });
+    // A key waiting in the queue: a worker started by mistake would take it (a shut-down queue
+    // still hands out what it holds).
+    queue.add('x');
     const running = workers.run(1);
     await workers.stop();
+    // The caches sync only now, after the stop.
+    factory.start();
+    await namespaces.synced();
     await running;
-    queue.add('x');
+    await new Promise((r) => setTimeout(r, 20));
     expect(syncs).toBe(0);
+    expect(queue.len()).toBe(1);
+  });
+
+  it('stop() waits for the first-pass key in flight; run() is refused a second time', async () => {
+    const { factory, queue, handlers } = await setup();
+    let release: () => void = () => {};
+    const events: string[] = [];
+    const workers = new Workers({
+      queue,
+      handlers,
+      sync: async (key) => {
+        events.push(`sync ${key}`);
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        events.push(`synced ${key}`);
+      },
+      onError: () => {},
+      firstPass: () => ['default', 'team-a'],
+    });
+    const running = workers.run(1);
+    await expect(workers.run(1)).rejects.toThrow('the workers have already been run');
+    factory.start();
+    await eventually(() => events.length === 1);
+    const stopping = workers.stop().then(() => events.push('stopped'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual(['sync default']);
+    release();
+    await stopping;
+    await running;
+    // The key in flight finished before stop() resolved; the rest of the first pass was dropped.
+    expect(events).toEqual(['sync default', 'synced default', 'stopped']);
   });
 });

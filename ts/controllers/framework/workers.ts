@@ -8,6 +8,9 @@
  *   handlers.add(namespaces, { onAdd: (ns) => queue.add(objectKey(ns)) });
  *   const workers = new Workers({ queue, handlers, sync: (key) => this.sync(key), onError });
  *   await workers.run(5);  …  await workers.stop();
+ *
+ * run() is called once (a second call rejects; one after stop() does nothing); stop() waits for
+ * what run() is in the middle of — the cache wait, a key of the first pass — and for every worker.
  */
 
 import type { KubeObject } from '../../api/meta.js';
@@ -61,6 +64,8 @@ export interface WorkersOptions<K> {
 }
 
 export class Workers<K> {
+  /** The one run() call, while or after it runs. */
+  private runCall: Promise<void> | undefined;
   private running: Promise<void>[] = [];
   private stopped = false;
   private signalStop: (() => void) | undefined;
@@ -71,7 +76,13 @@ export class Workers<K> {
   constructor(private readonly options: WorkersOptions<K>) {}
 
   /** Waits for the caches, does the first pass, starts the workers; resolves once they run. */
-  async run(workers: number): Promise<void> {
+  run(workers: number): Promise<void> {
+    if (this.runCall !== undefined) return Promise.reject(new Error('the workers have already been run'));
+    this.runCall = this.runOnce(workers);
+    return this.runCall;
+  }
+
+  private async runOnce(workers: number): Promise<void> {
     const { handlers, queue, firstPass } = this.options;
     const synced = await Promise.race([handlers.synced(), this.stopping]);
     if (!synced || this.stopped) return;
@@ -83,12 +94,17 @@ export class Workers<K> {
     for (let i = 0; i < workers; i++) this.running.push(this.worker(queue));
   }
 
-  /** Shuts the queue down, removes the handlers; resolves once every worker has finished its key. */
+  /**
+   * Shuts the queue down, removes the handlers; resolves once run() has returned (a first-pass key
+   * in flight finished) and every worker has finished its key.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.signalStop?.();
     this.options.queue.shutDown();
     this.options.handlers.removeAll();
+    // run() reports its own failure to its caller; here it is only waited for.
+    await this.runCall?.catch(() => {});
     await Promise.all(this.running);
     this.running = [];
   }

@@ -1,29 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
-import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES, type ResourceType } from '../../client/resources.js';
 import { harness } from '../../client/test-support.js';
+import { controllerRuns, notFound, waitFor } from '../testing/controller-runs.js';
 import { GarbageCollector } from './garbage-collector.js';
 
-async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const absent = (client: Client, resource: ResourceType, name: string) => () =>
+  notFound(() => client.get(resource, 'default', name));
 
-const absent = (client: Client, resource: ResourceType, name: string) => async () => {
-  try {
-    await client.get(resource, 'default', name);
-    return false;
-  } catch (err) {
-    if (isApiError(err) && err.code === 404) return true;
-    throw err;
-  }
-};
+const runs = controllerRuns();
 
 async function setup() {
   const h = await harness('in-process');
@@ -43,26 +29,18 @@ async function setup() {
     ...(block ? { blockOwnerDeletion: true } : {}),
   });
   await client.create(RESOURCES.configmaps, 'default', { metadata: { name: 'dep', ownerReferences: [ref(true)] } });
-  factory = new SharedInformerFactory(client, { clock: h.server.clock });
-  gc = new GarbageCollector({
-    factory,
-    client,
-    clock: h.server.clock,
-    resources: [RESOURCES.configmaps, RESOURCES.deployments],
-  });
-  factory.start();
-  await gc.run();
-  return { client, ref };
+  const gc = await runs.start(
+    h,
+    (factory) =>
+      new GarbageCollector({
+        factory,
+        client,
+        clock: h.server.clock,
+        resources: [RESOURCES.configmaps, RESOURCES.deployments],
+      }),
+  );
+  return { client, ref, gc };
 }
-
-let gc: GarbageCollector | undefined;
-let factory: SharedInformerFactory | undefined;
-afterEach(async () => {
-  await gc?.stop();
-  await factory?.shutdown();
-  gc = undefined;
-  factory = undefined;
-});
 
 describe('GarbageCollector', () => {
   it('deletes dependents of an owner deleted in the background', async () => {
@@ -106,5 +84,20 @@ describe('GarbageCollector', () => {
     expect((await client.get(RESOURCES.configmaps, 'default', 'shared')).metadata?.ownerReferences?.[0]?.name).toBe(
       'other',
     );
+  });
+
+  it('keeps no graph entry for objects gone: owners and dependents created and deleted leave it as it was', async () => {
+    const { client, gc } = await setup();
+    const before = gc.graphSize();
+    for (let i = 0; i < 5; i++) {
+      const owner = await client.create<KubeObject>(RESOURCES.configmaps, 'default', { metadata: { name: `o-${i}` } });
+      const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: `o-${i}`, uid: owner.metadata?.uid ?? '' };
+      await client.create(RESOURCES.configmaps, 'default', { metadata: { name: `d-${i}`, ownerReferences: [ref] } });
+      await waitFor(async () => gc.graphSize().nodes === before.nodes + 2);
+      await client.delete(RESOURCES.configmaps, 'default', `o-${i}`);
+      await waitFor(absent(client, RESOURCES.configmaps, `d-${i}`));
+    }
+    await waitFor(async () => gc.graphSize().nodes === before.nodes);
+    expect(gc.graphSize()).toEqual(before);
   });
 });

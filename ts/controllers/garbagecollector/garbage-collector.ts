@@ -11,7 +11,14 @@
  * The dependency graph comes from the shared informer of each namespaced resource (the
  * GraphBuilder's monitors: their handlers update the graph and enqueue the items to look at); owner
  * kinds resolve to resources through the same table (the RESTMapper's role). Cluster-scoped owners
- * are not followed.
+ * are not followed. The graph holds only what exists: an owner UID's entry goes with its last
+ * dependent, and with the owner itself (its dependents are looked at again, as orphans maybe).
+ *
+ * Writes as operations.go makes them: dependents lose references by a strategic-merge patch
+ * deleting them by uid, the dependent's uid as precondition (a JSON merge patch with the
+ * resourceVersion for custom resources, which take no strategic merge); finalizers go by a JSON
+ * merge patch with the resourceVersion, retried on conflict (retry.RetryOnConflict with
+ * DefaultBackoff, then "updateMaxRetries(4) has reached").
  *
  *   const gc = new GarbageCollector({ factory, client, resources, clock });
  *   factory.start();
@@ -23,6 +30,7 @@ import {
   type KubeObject,
   type OwnerReference,
 } from '../../api/meta.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import { isApiError } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
@@ -30,21 +38,22 @@ import type { ResourceType } from '../../client/resources.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
+import { deleteOwnerRefStrategicMergePatch } from '../framework/controller-ref-manager.js';
 import { GARBAGE_COLLECTOR_CONTROLLER } from '../framework/names.js';
+import { DEFAULT_BACKOFF, isConflict, retryOnConflict } from '../framework/retry.js';
 import { Registrations, Workers } from '../framework/workers.js';
 
-// kube-controller-manager --concurrent-gc-syncs default.
+// pkg/controller/garbagecollector/config/v1alpha1/defaults.go: --concurrent-gc-syncs 20.
 export const DEFAULT_GC_WORKERS = 20;
-const MAX_CONFLICT_RETRIES = 5;
 
 interface Node {
   type: ResourceType;
   namespace: string;
   name: string;
   uid: string;
-  owners: OwnerReference[];
+  owners: readonly DeepReadonly<OwnerReference>[];
   deleting: boolean;
-  finalizers: string[];
+  finalizers: readonly string[];
 }
 
 export interface GarbageCollectorOptions {
@@ -69,6 +78,7 @@ const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? (api
 export class GarbageCollector implements Controller {
   readonly name = GARBAGE_COLLECTOR_CONTROLLER;
   private readonly client: Client;
+  private readonly clock: Clock;
   private readonly resources: readonly ResourceType[];
   private readonly nodes = new Map<string, Node>();
   /** owner uid → dependent uids */
@@ -81,8 +91,8 @@ export class GarbageCollector implements Controller {
     this.defaultWorkers = options.workers ?? DEFAULT_GC_WORKERS;
     this.client = options.client;
     this.resources = options.resources;
-    const clock = options.clock ?? realClock;
-    this.queue = new WorkQueue<string>({ clock });
+    this.clock = options.clock ?? realClock;
+    this.queue = new WorkQueue<string>({ clock: this.clock });
     const handlers = new Registrations();
     for (const type of this.resources.filter((r) => r.namespaced && !isIgnored(r))) {
       handlers.add(options.factory.informerFor(type), {
@@ -108,12 +118,17 @@ export class GarbageCollector implements Controller {
     return this.workers.stop();
   }
 
-  private observe(type: ResourceType, o: KubeObject): void {
+  /** The graph's size: objects, and owner UIDs with dependents (for tests and diagnostics). */
+  graphSize(): { nodes: number; owners: number } {
+    return { nodes: this.nodes.size, owners: this.dependents.size };
+  }
+
+  private observe(type: ResourceType, o: DeepReadonly<KubeObject>): void {
     const meta = o.metadata ?? {};
     const uid = meta.uid ?? '';
     if (uid === '') return;
     const previous = this.nodes.get(uid);
-    for (const ref of previous?.owners ?? []) this.dependents.get(ref.uid)?.delete(uid);
+    for (const ref of previous?.owners ?? []) this.unlinkDependent(ref.uid, uid);
     const node: Node = {
       type,
       namespace: meta.namespace ?? '',
@@ -140,17 +155,27 @@ export class GarbageCollector implements Controller {
     }
   }
 
-  private forget(o: KubeObject): void {
+  private forget(o: DeepReadonly<KubeObject>): void {
     const uid = o.metadata?.uid ?? '';
     const node = this.nodes.get(uid);
     if (node === undefined) return;
     this.nodes.delete(uid);
     for (const ref of node.owners) {
-      this.dependents.get(ref.uid)?.delete(uid);
+      this.unlinkDependent(ref.uid, uid);
       this.queue.add(ref.uid);
     }
-    // Its dependents may now be orphans to collect.
+    // Its dependents may now be orphans to collect; a UID never comes back, so its entry goes
+    // (a dependent observed again while it still names it brings it back until that goes too).
     for (const d of this.dependents.get(uid) ?? []) this.queue.add(d);
+    this.dependents.delete(uid);
+  }
+
+  /** `dependent` no longer names `owner`; an owner left without dependents leaves the map. */
+  private unlinkDependent(owner: string, dependent: string): void {
+    const set = this.dependents.get(owner);
+    if (set === undefined) return;
+    set.delete(dependent);
+    if (set.size === 0) this.dependents.delete(owner);
   }
 
   private dependentsOf(uid: string): Node[] {
@@ -232,48 +257,87 @@ export class GarbageCollector implements Controller {
     }
   }
 
-  /** Read-modify-write of one object, retried on conflict; a vanished object is done. */
-  private async rewrite(node: Node, change: (o: KubeObject) => boolean): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      let current: KubeObject;
-      try {
-        current = await this.client.get(node.type, node.namespace, node.name);
-      } catch (err) {
-        if (isApiError(err) && err.code === 404) return;
-        throw err;
-      }
-      if (current.metadata?.uid !== node.uid || !change(current)) return;
-      try {
-        await this.client.update(node.type, node.namespace, current);
-        return;
-      } catch (err) {
-        if (isApiError(err) && err.code === 404) return;
-        if (!(isApiError(err) && err.code === 409) || attempt >= MAX_CONFLICT_RETRIES) throw err;
-      }
+  /**
+   * orphanDependents / the dangling references of attemptToDeleteItem (operations.go patch): the
+   * strategic-merge patch deleting the references by uid, with the dependent's uid as
+   * precondition; a resource without strategic merge (415, custom resources) gets a JSON merge
+   * patch of the references kept, with the resourceVersion read. A vanished dependent is done.
+   */
+  private async removeOwnerRefs(node: Node, uids: ReadonlySet<string>): Promise<void> {
+    try {
+      await this.client.patch(
+        node.type,
+        node.namespace,
+        node.name,
+        'strategic',
+        JSON.parse(deleteOwnerRefStrategicMergePatch(node.uid, [...uids])),
+      );
+      return;
+    } catch (err) {
+      if (isApiError(err) && err.code === 404) return;
+      if (!(isApiError(err) && err.code === 415)) throw err;
+    }
+    // deleteOwnerRefJSONMergePatch
+    const current = await this.current(node);
+    if (current === undefined) return;
+    const kept = (current.metadata?.ownerReferences ?? []).filter((r) => !uids.has(r.uid));
+    try {
+      await this.client.patch(node.type, node.namespace, node.name, 'merge', {
+        metadata: {
+          resourceVersion: current.metadata?.resourceVersion ?? '',
+          ownerReferences: kept.length > 0 ? kept : null,
+        },
+      });
+    } catch (err) {
+      if (!(isApiError(err) && err.code === 404)) throw err;
     }
   }
 
-  private removeOwnerRefs(node: Node, uids: ReadonlySet<string>): Promise<void> {
-    return this.rewrite(node, (o) => {
-      const meta = o.metadata ?? {};
-      const refs = meta.ownerReferences ?? [];
-      const kept = refs.filter((r) => !uids.has(r.uid));
-      if (kept.length === refs.length) return false;
-      if (kept.length > 0) meta.ownerReferences = kept;
-      else delete meta.ownerReferences;
-      return true;
-    });
+  /**
+   * removeFinalizer (operations.go): read the owner, drop `finalizer`, JSON merge patch the
+   * finalizers with the resourceVersion read; retried on conflict with DefaultBackoff.
+   */
+  private async removeFinalizer(node: Node, finalizer: string): Promise<void> {
+    try {
+      await retryOnConflict(this.clock, async () => {
+        const owner = await this.current(node);
+        if (owner === undefined) return;
+        const finalizers = owner.metadata?.finalizers ?? [];
+        if (!finalizers.includes(finalizer)) return;
+        const kept = finalizers.filter((f) => f !== finalizer);
+        await this.client.patch(node.type, node.namespace, node.name, 'merge', {
+          metadata: {
+            resourceVersion: owner.metadata?.resourceVersion ?? '',
+            finalizers: kept.length > 0 ? kept : null,
+          },
+        });
+      });
+    } catch (err) {
+      if (isApiError(err) && err.code === 404) return;
+      if (isConflict(err)) {
+        throw new Error(
+          `updateMaxRetries(${DEFAULT_BACKOFF.steps}) has reached. The garbage collector will retry later for owner ${identity(node)}`,
+          { cause: err },
+        );
+      }
+      throw err;
+    }
   }
 
-  private removeFinalizer(node: Node, finalizer: string): Promise<void> {
-    return this.rewrite(node, (o) => {
-      const meta = o.metadata ?? {};
-      const list = meta.finalizers ?? [];
-      if (!list.includes(finalizer)) return false;
-      const kept = list.filter((f) => f !== finalizer);
-      if (kept.length > 0) meta.finalizers = kept;
-      else delete meta.finalizers;
-      return true;
-    });
+  /** The object a node stands for, read live; undefined when it is gone or replaced (another uid). */
+  private async current(node: Node): Promise<KubeObject | undefined> {
+    try {
+      const o = await this.client.get(node.type, node.namespace, node.name);
+      return o.metadata?.uid === node.uid ? o : undefined;
+    } catch (err) {
+      if (isApiError(err) && err.code === 404) return undefined;
+      throw err;
+    }
   }
+}
+
+/** objectReference.String(): `[apps/v1/Deployment, namespace: default, name: web, uid: …]`. */
+function identity(node: Node): string {
+  const apiVersion = node.type.group === '' ? node.type.version : `${node.type.group}/${node.type.version}`;
+  return `[${apiVersion}/${node.type.kind}, namespace: ${node.namespace}, name: ${node.name}, uid: ${node.uid}]`;
 }

@@ -1,44 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { isApiError } from '../../client/errors.js';
-import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { type Harness, harness } from '../../client/test-support.js';
-import { NamespaceController, type NamespaceControllerOptions } from './namespace-controller.js';
+import { VirtualClock } from '../../sim/clock.js';
+import { controllerRuns, notFound, waitFor } from '../testing/controller-runs.js';
+import {
+  NamespaceController,
+  type NamespaceControllerOptions,
+  nsControllerRateLimiter,
+} from './namespace-controller.js';
 
-async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const gone = (h: Harness, name: string) => () => notFound(() => h.client.get(RESOURCES.namespaces, undefined, name));
 
-const gone = (h: Harness, name: string) => async () => {
-  try {
-    await h.client.get(RESOURCES.namespaces, undefined, name);
-    return false;
-  } catch (err) {
-    if (isApiError(err) && err.code === 404) return true;
-    throw err;
-  }
-};
-
-let controller: NamespaceController | undefined;
-let factory: SharedInformerFactory | undefined;
-afterEach(async () => {
-  await controller?.stop();
-  await factory?.shutdown();
-  controller = undefined;
-  factory = undefined;
-});
+const runs = controllerRuns();
 
 /** The controller on a shared informer factory of `h`'s client, running. */
 async function start(h: Harness, options: Omit<NamespaceControllerOptions, 'factory' | 'client'>): Promise<void> {
-  factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
-  controller = new NamespaceController({ factory, client: h.client, ...options });
-  factory.start();
-  await controller.run();
+  await runs.start(h, (factory) => new NamespaceController({ factory, client: h.client, ...options }));
 }
 
 describe('NamespaceController', () => {
@@ -136,5 +114,26 @@ describe('NamespaceController conditions', () => {
     await client.patch(RESOURCES.configmaps, 'held', 'a', 'merge', { metadata: { finalizers: null } });
     h.server.clock.advance(10_000);
     await waitFor(gone(h, 'held'));
+  });
+});
+
+// namespace_controller.go nsControllerRateLimiter.
+describe('nsControllerRateLimiter', () => {
+  it('retries a namespace from 5 ms doubling up to 60 s, never longer', () => {
+    const limiter = nsControllerRateLimiter(new VirtualClock(0));
+    const delays = Array.from({ length: 16 }, () => limiter.when('team-a'));
+    expect(delays.slice(0, 4)).toEqual([5, 10, 20, 40]);
+    expect(Math.max(...delays)).toBe(60_000);
+    expect(delays.at(-1)).toBe(60_000);
+    limiter.forget('team-a');
+    expect(limiter.when('team-a')).toBe(5);
+  });
+
+  it('lets 100 retries through at once across namespaces, then 10 a second', () => {
+    const limiter = nsControllerRateLimiter(new VirtualClock(0));
+    const first = Array.from({ length: 100 }, (_, i) => limiter.when(`ns-${i}`));
+    expect(new Set(first)).toEqual(new Set([5]));
+    // The 101st namespace waits for a token (100 ms at 10 qps), longer than its own 5 ms.
+    expect(limiter.when('ns-100')).toBe(100);
   });
 });

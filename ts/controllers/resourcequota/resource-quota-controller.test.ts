@@ -1,36 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { type Harness, harness } from '../../client/test-support.js';
 import { servedResources } from '../../cluster/cluster.js';
+import { type LogLine, recordingLogger } from '../../sim/logger.js';
+import { controllerRuns, waitFor } from '../testing/controller-runs.js';
 import { ResourceQuotaController, type ResourceQuotaControllerOptions } from './resource-quota-controller.js';
 
 type Obj = Record<string, unknown>;
 
-async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-let controller: ResourceQuotaController | undefined;
-let factory: SharedInformerFactory | undefined;
-afterEach(async () => {
-  await controller?.stop();
-  await factory?.shutdown();
-  controller = undefined;
-  factory = undefined;
-});
+const runs = controllerRuns();
 
 /** The controller on a shared informer factory of `h`'s client, running. */
 async function start(h: Harness, options: Omit<ResourceQuotaControllerOptions, 'factory' | 'client'>): Promise<void> {
-  factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
-  controller = new ResourceQuotaController({ factory, client: h.client, ...options });
-  factory.start();
-  await controller.run();
+  await runs.start(h, (factory) => new ResourceQuotaController({ factory, client: h.client, ...options }));
 }
 
 const pod = (name: string, cpu: string): KubeObject =>
@@ -143,5 +126,37 @@ describe('ResourceQuotaController', () => {
     expect((await used())?.['count/configmaps']).toBe('0');
     h.server.clock.advance(60_000);
     await waitFor(async () => (await used())?.['count/configmaps'] === '1');
+  });
+
+  it('runs no periodic resync when its period is 0 or less, and says so', async () => {
+    for (const resyncPeriodMs of [0, -60_000]) {
+      const h = await harness('in-process');
+      const { client } = h;
+      await client.create(RESOURCES.resourcequotas, 'team-a', {
+        metadata: { name: 'objects' },
+        spec: { hard: { 'count/configmaps': '5' } },
+      } as KubeObject);
+      const lines: LogLine[] = [];
+      await start(h, {
+        resources: servedResources().filter((r) => r.namespaced),
+        clock: h.server.clock,
+        resyncPeriodMs,
+        logger: recordingLogger(lines),
+      });
+      expect(lines.map((l) => l.message)).toEqual(['periodic quota controller resync disabled']);
+      const used = async () =>
+        (
+          ((await client.get(RESOURCES.resourcequotas, 'team-a', 'objects')) as unknown as Obj).status as
+            | Obj
+            | undefined
+        )?.used as Obj | undefined;
+      await waitFor(async () => (await used())?.['count/configmaps'] === '0');
+      await client.create(RESOURCES.configmaps, 'team-a', { metadata: { name: 'x' } });
+      // No timer at all: however far the clock moves, the stale usage stays until an event.
+      h.server.clock.advance(24 * 3600_000);
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await used())?.['count/configmaps']).toBe('0');
+      await runs.stop();
+    }
   });
 });

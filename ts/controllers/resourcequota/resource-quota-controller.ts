@@ -5,7 +5,8 @@
  * admission charges with (ts/apiserver/admission/resource-quota). A quota is synced when it is
  * created or its spec.hard changes (first, on the priority queue, when its status lacks them),
  * when an object it tracks is deleted, a pod becomes terminal or a service changes its quota type
- * (replenishment), and every resync period (kube-controller-manager --resource-quota-sync-period).
+ * (replenishment), and every resync period (kube-controller-manager --resource-quota-sync-period;
+ * 0 or less turns the periodic recalculation off, as Run does).
  *
  *   const rq = new ResourceQuotaController({ factory, client, resources, clock });
  *   factory.start();
@@ -40,13 +41,14 @@ import {
 } from '../../quota/resource-list.js';
 import { quotaServiceType } from '../../quota/services.js';
 import { type Clock, realClock } from '../../sim/clock.js';
+import { discardLogger, type Logger } from '../../sim/logger.js';
 import type { Controller } from '../framework/controller.js';
 import { RESOURCE_QUOTA_CONTROLLER } from '../framework/names.js';
 import { Registrations, Workers } from '../framework/workers.js';
 
-// kube-controller-manager --resource-quota-sync-period default (5m0s).
+// pkg/controller/resourcequota/config/v1alpha1/defaults.go: --resource-quota-sync-period 5m0s.
 export const DEFAULT_RESYNC_PERIOD_MS = 5 * 60_000;
-// kube-controller-manager --concurrent-resource-quota-syncs default.
+// pkg/controller/resourcequota/config/v1alpha1/defaults.go: --concurrent-resource-quota-syncs 5.
 export const DEFAULT_WORKERS = 5;
 
 type Obj = Record<string, unknown>;
@@ -62,8 +64,10 @@ export interface ResourceQuotaControllerOptions {
   resources: readonly ResourceType[];
   clock?: Clock;
   workers?: number;
+  /** --resource-quota-sync-period: the full recalculation's period (0 or less: none). */
   resyncPeriodMs?: number;
   onError?: (err: unknown, key: string) => void;
+  logger?: Logger;
 }
 
 interface Monitor {
@@ -86,6 +90,7 @@ export class ResourceQuotaController implements Controller {
   private readonly priority: Workers<string>;
   private readonly resyncPeriodMs: number;
   private readonly defaultWorkers: number;
+  private readonly logger: Logger;
   private cancelResync: (() => void) | undefined;
   private stopped = false;
 
@@ -94,6 +99,7 @@ export class ResourceQuotaController implements Controller {
     this.clock = options.clock ?? realClock;
     this.resyncPeriodMs = options.resyncPeriodMs ?? DEFAULT_RESYNC_PERIOD_MS;
     this.defaultWorkers = options.workers ?? DEFAULT_WORKERS;
+    this.logger = options.logger ?? discardLogger;
     const onError = options.onError ?? (() => {});
     this.queue = new WorkQueue<string>({ clock: this.clock });
     this.missingUsageQueue = new WorkQueue<string>({ clock: this.clock });
@@ -112,7 +118,7 @@ export class ResourceQuotaController implements Controller {
       if (!r.namespaced || isIgnoredResource(r.group, r.resource)) continue;
       const informer = options.factory.informerFor(r);
       const evaluator = this.registry.get(r.group, r.resource);
-      const replenish = (o: KubeObject) => this.replenish(evaluator, o.metadata?.namespace ?? '');
+      const replenish = (o: DeepReadonly<KubeObject>) => this.replenish(evaluator, o.metadata?.namespace ?? '');
       handlers.add(informer, {
         // resource_quota_monitor.go: only the updates that can release usage.
         onUpdate: (old, cur) => {
@@ -134,11 +140,12 @@ export class ResourceQuotaController implements Controller {
 
   /**
    * Waits for the informers, then runs `workers` workers on each queue
-   * (--concurrent-resource-quota-syncs) and the periodic resync.
+   * (--concurrent-resource-quota-syncs) and the periodic resync, when its period is positive.
    */
   async run(workers = this.defaultWorkers): Promise<void> {
     await Promise.all([this.primary.run(workers), this.priority.run(workers)]);
-    this.scheduleResync();
+    if (this.resyncPeriodMs > 0) this.scheduleResync();
+    else this.logger.info('periodic quota controller resync disabled');
   }
 
   async stop(): Promise<void> {
@@ -157,7 +164,7 @@ export class ResourceQuotaController implements Controller {
   }
 
   /** addQuota: a quota whose status lacks its spec goes to the priority queue. */
-  private addQuota(q: KubeObject): void {
+  private addQuota(q: DeepReadonly<KubeObject>): void {
     const key = objectKey(q);
     const hard = hardOf(q, 'status');
     if (!equals(hardOf(q, 'spec'), hard)) {

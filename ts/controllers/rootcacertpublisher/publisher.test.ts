@@ -1,45 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { isApiError } from '../../client/errors.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { type Harness, harness } from '../../client/test-support.js';
+import { controllerRuns, notFound, waitFor } from '../testing/controller-runs.js';
 import { DESCRIPTION, RootCAPublisher, type RootCAPublisherOptions } from './publisher.js';
 
 const CA = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
-
-async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
 }
 
-let publisher: RootCAPublisher | undefined;
-let factory: SharedInformerFactory | undefined;
-afterEach(async () => {
-  await publisher?.stop();
-  await factory?.shutdown();
-  publisher = undefined;
-  factory = undefined;
-});
+const runs = controllerRuns();
 
 /** The controller on a shared informer factory of `h`'s client, running. */
-async function start(
-  h: Harness,
-  options: Omit<RootCAPublisherOptions, 'factory' | 'client'>,
-): Promise<RootCAPublisher> {
-  factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
-  const c = new RootCAPublisher({ factory, client: h.client, ...options });
-  publisher = c;
-  factory.start();
-  await c.run();
-  return c;
+function start(h: Harness, options: Omit<RootCAPublisherOptions, 'factory' | 'client'>): Promise<RootCAPublisher> {
+  return runs.start(h, (factory) => new RootCAPublisher({ factory, client: h.client, ...options }));
 }
 
 describe('RootCAPublisher', () => {
@@ -50,16 +27,11 @@ describe('RootCAPublisher', () => {
     expect(cm.data).toEqual({ 'ca.crt': CA });
     expect(cm.metadata?.annotations).toEqual({ 'kubernetes.io/description': DESCRIPTION });
     await h.client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'fresh' } });
-    await waitFor(async () => {
-      try {
-        return (
-          (await h.client.get<ConfigMap>(RESOURCES.configmaps, 'fresh', 'kube-root-ca.crt')).data?.['ca.crt'] === CA
-        );
-      } catch (err) {
-        if (isApiError(err) && err.code === 404) return false;
-        throw err;
-      }
-    });
+    await waitFor(
+      async () =>
+        !(await notFound(() => h.client.get(RESOURCES.configmaps, 'fresh', 'kube-root-ca.crt'))) &&
+        (await h.client.get<ConfigMap>(RESOURCES.configmaps, 'fresh', 'kube-root-ca.crt')).data?.['ca.crt'] === CA,
+    );
   });
 
   it('puts the CA back when the ConfigMap is changed or deleted', async () => {
@@ -71,13 +43,35 @@ describe('RootCAPublisher', () => {
     await waitFor(async () => JSON.stringify((await read()).data) === JSON.stringify({ 'ca.crt': CA }));
     const uid = (await read()).metadata?.uid;
     await h.client.delete(RESOURCES.configmaps, 'default', 'kube-root-ca.crt');
-    await waitFor(async () => {
-      try {
-        return (await read()).metadata?.uid !== uid;
-      } catch (err) {
-        if (isApiError(err) && err.code === 404) return false;
-        throw err;
-      }
+    await waitFor(async () => !(await notFound(read)) && (await read()).metadata?.uid !== uid);
+  });
+
+  it('fails a create that finds the ConfigMap there already (409), so the namespace comes back', async () => {
+    const h = await harness('in-process');
+    // Not started: the publisher's ConfigMap cache is empty, as one that has not seen the ConfigMap yet.
+    const factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
+    const publisher = new RootCAPublisher({ factory, client: h.client, rootCA: CA, clock: h.server.clock });
+    await h.client.create(RESOURCES.configmaps, 'team-a', {
+      metadata: { name: 'kube-root-ca.crt' },
+      data: { 'ca.crt': 'bogus' },
     });
+    // publisher.go returns the create's error: the key is requeued rate-limited, and the next sync
+    // (the cache has it by then) puts the right CA back.
+    await expect(publisher.sync('team-a')).rejects.toMatchObject({ code: 409 });
+    // A namespace gone or going is not retried.
+    await expect(publisher.sync('no-such-namespace')).resolves.toBeUndefined();
+    await factory.shutdown();
+  });
+
+  it('repairs a wrong kube-root-ca.crt that was there before it started', async () => {
+    const h = await harness('in-process');
+    await h.client.create(RESOURCES.configmaps, 'team-a', {
+      metadata: { name: 'kube-root-ca.crt' },
+      data: { 'ca.crt': 'bogus' },
+    });
+    await start(h, { rootCA: CA, clock: h.server.clock });
+    const cm = await h.client.get<ConfigMap>(RESOURCES.configmaps, 'team-a', 'kube-root-ca.crt');
+    expect(cm.data).toEqual({ 'ca.crt': CA });
+    expect(cm.metadata?.annotations).toEqual({ 'kubernetes.io/description': DESCRIPTION });
   });
 });

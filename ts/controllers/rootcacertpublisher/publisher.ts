@@ -10,20 +10,22 @@
  *   await publisher.run();  …  await publisher.stop();
  *
  * It reads the shared ConfigMap informer (as publisher.go does), its handlers looking only at the
- * ConfigMaps of that name; run() resolves once every namespace that exists has been synced once.
+ * ConfigMaps of that name (updates and deletes; publisher.go has no add handler); run() resolves
+ * once every namespace that exists has been synced once (framework/namespace-workers.ts). A create
+ * that finds the ConfigMap there already (409: the cache had not seen it) fails the sync, so the
+ * namespace comes back rate-limited and a wrong one is put right from the cache.
  */
-import type { ConfigMap, Namespace } from '../../api/types/core/v1.js';
+import type { ConfigMap } from '../../api/types/core/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
-import { objectKey } from '../../client/informers/keys.js';
 import type { Lister } from '../../client/informers/listers.js';
 import { RESOURCES } from '../../client/resources.js';
-import { WorkQueue } from '../../client/workqueue.js';
-import { type Clock, realClock } from '../../sim/clock.js';
+import type { Clock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
 import { ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER } from '../framework/names.js';
-import { Registrations, Workers } from '../framework/workers.js';
+import { NamespaceWorkers } from '../framework/namespace-workers.js';
 
 // publisher.go RootCACertConfigMapName, DescriptionAnnotation and Description.
 export const ROOT_CA_CERT_CONFIGMAP_NAME = 'kube-root-ca.crt';
@@ -49,44 +51,35 @@ export class RootCAPublisher implements Controller {
   private readonly client: Client;
   private readonly rootCA: string;
   private readonly configMaps: Lister<ConfigMap>;
-  private readonly workers: Workers<string>;
+  private readonly loop: NamespaceWorkers;
 
   constructor(options: RootCAPublisherOptions) {
     this.client = options.client;
     this.rootCA = options.rootCA;
-    const queue = new WorkQueue<string>({ clock: options.clock ?? realClock });
-    const handlers = new Registrations();
-    const namespaces = options.factory.informerFor<Namespace>(RESOURCES.namespaces);
+    this.loop = new NamespaceWorkers({
+      factory: options.factory,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      sync: (namespace) => this.sync(namespace),
+      ...(options.onError === undefined ? {} : { onError: options.onError }),
+      // namespaceUpdated: only an Active namespace is looked at again.
+      syncUpdated: (ns) => (ns.status?.phase ?? 'Active') === 'Active',
+    });
     const configMaps = options.factory.informerFor<ConfigMap>(RESOURCES.configmaps);
     this.configMaps = configMaps.lister();
-    handlers.add(namespaces, {
-      onAdd: (ns) => queue.add(objectKey(ns)),
-      // namespaceUpdated: only an Active namespace is looked at again.
-      onUpdate: (_, ns) => {
-        if ((ns.status?.phase ?? 'Active') === 'Active') queue.add(objectKey(ns));
-      },
-    });
     // configMapUpdated, configMapDeleted: only the root CA ConfigMap matters.
-    const configMapChanged = (cm: ConfigMap) => {
-      if (cm.metadata?.name === ROOT_CA_CERT_CONFIGMAP_NAME) queue.add(cm.metadata?.namespace ?? '');
+    const configMapChanged = (cm: DeepReadonly<ConfigMap>) => {
+      if (cm.metadata?.name === ROOT_CA_CERT_CONFIGMAP_NAME) this.loop.enqueue(cm.metadata?.namespace ?? '');
     };
-    handlers.add(configMaps, { onUpdate: (_, cm) => configMapChanged(cm), onDelete: configMapChanged });
-    this.workers = new Workers({
-      queue,
-      handlers,
-      sync: (namespace) => this.sync(namespace),
-      onError: options.onError ?? (() => {}),
-      firstPass: () => namespaces.getIndexer().listKeys(),
-    });
+    this.loop.watch(configMaps, { onUpdate: (_, cm) => configMapChanged(cm), onDelete: configMapChanged });
   }
 
   /** Waits for the informers, syncs every namespace once, then runs the workers. */
   run(workers = DEFAULT_WORKERS): Promise<void> {
-    return this.workers.run(workers);
+    return this.loop.run(workers);
   }
 
   stop(): Promise<void> {
-    return this.workers.stop();
+    return this.loop.stop();
   }
 
   /** syncNamespace: the ConfigMap is created, or its ca.crt and description put back. */
@@ -100,9 +93,9 @@ export class RootCAPublisher implements Controller {
           data,
         });
       } catch (err) {
-        // Not retried when the namespace is gone or going (or the ConfigMap is there after all).
-        if (isApiError(err) && (err.code === 404 || err.code === 409)) return;
-        if (isNamespaceTerminating(err)) return;
+        // Not retried when the namespace is gone or going. A 409 (there after all) is retried:
+        // by then the cache has the ConfigMap, and a wrong one is put right.
+        if ((isApiError(err) && err.code === 404) || isNamespaceTerminating(err)) return;
         throw err;
       }
       return;

@@ -1,39 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { isApiError } from '../../client/errors.js';
-import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { type Harness, harness } from '../../client/test-support.js';
+import { controllerRuns, notFound, waitFor } from '../testing/controller-runs.js';
 import { ServiceAccountsController, type ServiceAccountsControllerOptions } from './serviceaccounts-controller.js';
 
-async function waitFor(check: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-let controller: ServiceAccountsController | undefined;
-let factory: SharedInformerFactory | undefined;
-afterEach(async () => {
-  await controller?.stop();
-  await factory?.shutdown();
-  controller = undefined;
-  factory = undefined;
-});
+const runs = controllerRuns();
 
 /** The controller on a shared informer factory of `h`'s client, running. */
-async function start(
+function start(
   h: Harness,
   options: Omit<ServiceAccountsControllerOptions, 'factory' | 'client'>,
 ): Promise<ServiceAccountsController> {
-  factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
-  const c = new ServiceAccountsController({ factory, client: h.client, ...options });
-  controller = c;
-  factory.start();
-  await c.run();
-  return c;
+  return runs.start(h, (factory) => new ServiceAccountsController({ factory, client: h.client, ...options }));
 }
 
 describe('ServiceAccountsController', () => {
@@ -50,15 +29,8 @@ describe('ServiceAccountsController', () => {
     const h = await harness('in-process');
     await start(h, { clock: h.server.clock });
     await h.client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'fresh' } });
-    const exists = (ns: string) => async () => {
-      try {
-        await h.client.get(RESOURCES.serviceaccounts, ns, 'default');
-        return true;
-      } catch (err) {
-        if (isApiError(err) && err.code === 404) return false;
-        throw err;
-      }
-    };
+    const exists = (ns: string) => async () =>
+      !(await notFound(() => h.client.get(RESOURCES.serviceaccounts, ns, 'default')));
     await waitFor(exists('fresh'));
     const before = await h.client.get(RESOURCES.serviceaccounts, 'fresh', 'default');
     await h.client.delete(RESOURCES.serviceaccounts, 'fresh', 'default');

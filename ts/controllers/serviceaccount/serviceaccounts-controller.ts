@@ -9,20 +9,18 @@
  *   await sa.run();  …  await sa.stop();
  *
  * run() resolves once every namespace that exists has been synced once, so that pods can be made
- * as soon as the controllers are up.
+ * as soon as the controllers are up (framework/namespace-workers.ts).
  */
 import type { Namespace, ServiceAccount } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
 import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
-import { objectKey } from '../../client/informers/keys.js';
 import type { Lister } from '../../client/informers/listers.js';
 import { RESOURCES } from '../../client/resources.js';
-import { WorkQueue } from '../../client/workqueue.js';
-import { type Clock, realClock } from '../../sim/clock.js';
+import type { Clock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
 import { SERVICE_ACCOUNT_CONTROLLER } from '../framework/names.js';
-import { Registrations, Workers } from '../framework/workers.js';
+import { NamespaceWorkers } from '../framework/namespace-workers.js';
 
 // DefaultServiceAccountsControllerOptions: the one ServiceAccount every namespace gets.
 export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
@@ -46,41 +44,36 @@ export class ServiceAccountsController implements Controller {
   private readonly namespaces: Lister<Namespace>;
   private readonly serviceAccounts: Lister<ServiceAccount>;
   private readonly ensure: readonly string[];
-  private readonly workers: Workers<string>;
+  private readonly loop: NamespaceWorkers;
 
   constructor(options: ServiceAccountsControllerOptions) {
     this.client = options.client;
     this.ensure = options.serviceAccounts ?? DEFAULT_SERVICE_ACCOUNTS;
-    const queue = new WorkQueue<string>({ clock: options.clock ?? realClock });
-    const handlers = new Registrations();
-    const namespaces = options.factory.informerFor<Namespace>(RESOURCES.namespaces);
-    const serviceAccounts = options.factory.informerFor<ServiceAccount>(RESOURCES.serviceaccounts);
-    this.namespaces = namespaces.lister();
-    this.serviceAccounts = serviceAccounts.lister();
-    const enqueue = (ns: Namespace) => queue.add(objectKey(ns));
-    handlers.add(namespaces, { onAdd: enqueue, onUpdate: (_, ns) => enqueue(ns) });
-    // serviceAccountDeleted: its namespace is looked at again.
-    handlers.add(serviceAccounts, {
-      onDelete: (sa) => {
-        if (this.ensure.includes(sa.metadata?.name ?? '')) queue.add(sa.metadata?.namespace ?? '');
-      },
-    });
-    this.workers = new Workers({
-      queue,
-      handlers,
+    // namespaceAdded, namespaceUpdated: every namespace that appears or changes.
+    this.loop = new NamespaceWorkers({
+      factory: options.factory,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
       sync: (namespace) => this.sync(namespace),
-      onError: options.onError ?? (() => {}),
-      firstPass: () => namespaces.getIndexer().listKeys(),
+      ...(options.onError === undefined ? {} : { onError: options.onError }),
+    });
+    this.namespaces = this.loop.namespaces.lister();
+    const serviceAccounts = options.factory.informerFor<ServiceAccount>(RESOURCES.serviceaccounts);
+    this.serviceAccounts = serviceAccounts.lister();
+    // serviceAccountDeleted: its namespace is looked at again.
+    this.loop.watch(serviceAccounts, {
+      onDelete: (sa) => {
+        if (this.ensure.includes(sa.metadata?.name ?? '')) this.loop.enqueue(sa.metadata?.namespace ?? '');
+      },
     });
   }
 
   /** Waits for the informers, syncs every namespace once, then runs the workers. */
   run(workers = DEFAULT_WORKERS): Promise<void> {
-    return this.workers.run(workers);
+    return this.loop.run(workers);
   }
 
   stop(): Promise<void> {
-    return this.workers.stop();
+    return this.loop.stop();
   }
 
   /** syncNamespace: the missing ServiceAccounts of an Active namespace are created. */

@@ -182,15 +182,16 @@ export class Scheduler {
       component: SCHEDULER_COMPONENT,
       onError: (err, event) => this.onError(err, `recording event ${event.metadata?.name ?? ''}`),
     });
+    // The informers hand out read-only views of their cache; the loop reads them and never writes them.
     this.nodes.addEventHandler({
-      onAdd: (n) => this.onNodeAdd(n),
-      onUpdate: (o, n) => this.onNodeUpdate(o, n),
-      onDelete: (n) => this.onNodeDelete(n),
+      onAdd: (n) => this.onNodeAdd(n as Node),
+      onUpdate: (o, n) => this.onNodeUpdate(o as Node, n as Node),
+      onDelete: (n) => this.onNodeDelete(n as Node),
     });
     this.pods.addEventHandler({
-      onAdd: (p) => this.onPodAdd(p),
-      onUpdate: (o, p) => this.onPodUpdate(o, p),
-      onDelete: (p) => this.onPodDelete(p),
+      onAdd: (p) => this.onPodAdd(p as Pod),
+      onUpdate: (o, p) => this.onPodUpdate(o as Pod, p as Pod),
+      onDelete: (p) => this.onPodDelete(p as Pod),
     });
   }
 
@@ -236,7 +237,7 @@ export class Scheduler {
    * pod is explained as an identical pod scheduled now, beside itself in the table.
    */
   explainPod(namespace: string, name: string): Explanation | undefined {
-    const pod = this.pods.get(namespace, name);
+    const pod = this.pods.get(namespace, name) as Pod | undefined;
     if (pod === undefined) return undefined;
     const { nodeName: _bound, ...spec } = pod.spec ?? {};
     return this.explain({ ...pod, spec });
@@ -285,7 +286,7 @@ export class Scheduler {
     const live: Array<{ info: QueuedPodInfo<Pod>; cycle: number; pod: Pod }> = [];
     for (const item of batch) {
       // The queued copy may be stale: the cache says whether the pod still waits for us.
-      const pod = this.pods.getByKey(item.info.key);
+      const pod = this.pods.getByKey(item.info.key) as Pod | undefined;
       // skipPodSchedule: deleting, or assumed with its binding in flight (an update re-queued it).
       if (
         pod === undefined ||
