@@ -11,7 +11,7 @@ export default defineConfig({
           name: 'node',
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**'],
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/testing/global-setup.ts'],
         },
       },
       { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
