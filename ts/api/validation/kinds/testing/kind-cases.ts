@@ -1,13 +1,14 @@
 /**
- * The shared table of the `*.test.ts` files here: cases.json holds v1 objects as clients send
- * them, kinds.k8s.json what Kubernetes v1.32.4 answers for each (decoded, defaulted, converted and
- * validated by the Go program in ts/api/k8s-facts/kinds). Each test file runs its kinds' cases.
+ * The shared table of the `*.test.ts` files of validation/kinds/: cases.json holds v1 objects as
+ * clients send them, kinds.k8s.json what Kubernetes v1.32.4 answers for each (decoded, defaulted,
+ * converted and validated by the Go program in ts/api/k8s-facts/kinds). Each test file runs its
+ * kinds' cases.
  */
 import { expect, it } from 'vitest';
-import type { KubeObject } from '../../meta.js';
-import cases from './cases.json' with { type: 'json' };
-import { validateKindCreate, validateKindStatusUpdate, validateKindUpdateOf } from './index.js';
-import facts from './kinds.k8s.json' with { type: 'json' };
+import type { KubeObject } from '../../../meta.js';
+import cases from '../cases.json' with { type: 'json' };
+import { validateKindCreate, validateKindStatusUpdate, validateKindUpdateOf } from '../index.js';
+import facts from '../kinds.k8s.json' with { type: 'json' };
 
 interface Case {
   name: string;
