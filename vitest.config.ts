@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['ts/**/*.test.ts', 'bench/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['ts/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'] } },
       {
         test: {
           name: 'node',
