@@ -5,13 +5,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['ts/**/*.test.ts', 'bench/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['ts/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'] } },
       {
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
           exclude: ['test/browser/**'],
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/testing/global-setup.ts'],
         },
       },
       { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },

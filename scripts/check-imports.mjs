@@ -4,16 +4,19 @@
 // - only ts/apiserver, ts/cluster and ts/cli import ts/apiserver (everything else reaches the
 //   apiserver through ts/client);
 // - ts/quota (the quota evaluators admission and the quota controller share) imports neither the
-//   apiserver nor storage.
-// Test files (*.test.ts, test-support*, testing/) are outside the rules. Imports are read with the
-// TypeScript scanner (ts.preProcessFile), so multi-line and `import type` forms count alike.
+//   apiserver nor storage;
+// - no production file imports test support: a file in a `testing/` folder, a *.test.ts, test/, or
+//   vitest (a module that needs vitest is test support, and belongs in a `testing/` folder).
+// Test files (*.test.ts, and `testing/` folders: what tests share) are outside the rules. Imports
+// are read with the TypeScript scanner (ts.preProcessFile), so multi-line and `import type` forms
+// count alike.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 
 const root = process.cwd();
-const isProduction = (path) =>
-  /\.ts$/.test(path) && !/\.test\.ts$|\.d\.ts$|test-support/.test(path) && !path.includes('/testing/');
+const isTest = (path) => /\.test\.ts$/.test(path) || path.includes('/testing/');
+const isProduction = (path) => /\.ts$/.test(path) && !/\.d\.ts$/.test(path) && !isTest(path);
 
 function* tsFiles(dir) {
   for (const name of readdirSync(dir)) {
@@ -23,12 +26,15 @@ function* tsFiles(dir) {
   }
 }
 
-/** The ts/ files a file imports (relative specifiers resolved; `.js` → `.ts`, directories → index.ts). */
+/** The files a file imports (relative specifiers resolved; `.js` → `.ts`, directories → index.ts). */
 function importsOf(file) {
   const out = [];
   const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
   for (const { fileName } of importedFiles) {
-    if (!fileName.startsWith('.')) continue;
+    if (!fileName.startsWith('.')) {
+      if (fileName === 'vitest' || fileName.startsWith('vitest/')) out.push(fileName);
+      continue;
+    }
     let target = normalize(join(dirname(file), fileName)).replace(/\.js$/, '.ts');
     if (!existsSync(target) && existsSync(join(target.replace(/\.ts$/, ''), 'index.ts'))) {
       target = join(target.replace(/\.ts$/, ''), 'index.ts');
@@ -89,6 +95,9 @@ const walls = [
 ];
 for (const [file, targets] of graph) {
   for (const target of targets) {
+    if (isTest(target) || target.startsWith('test/') || target.startsWith('vitest')) {
+      breaches.push(`${file}: imports ${target} (test support is for tests; shared test code lives in testing/)`);
+    }
     for (const [who, forbidden, except, why] of walls) {
       if (file.startsWith(who) && target.startsWith(forbidden) && !except.some((e) => file.startsWith(e))) {
         breaches.push(`${file}: imports ${target} (${why})`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DirectCall } from './incoming.js';
-import { TOKEN, testServer } from './test-support.js';
+import { TOKEN, testServer } from './testing/test-server.js';
 
 const AUTH = { Authorization: `Bearer ${TOKEN}` };
 const JSON_BODY = { ...AUTH, 'Content-Type': 'application/json' };

@@ -1,7 +1,7 @@
 /**
  * The handler chain every request goes through before the routes, in order, as
  * DefaultBuildHandlerChain composes it (k8s.io/apiserver pkg/server/config.go, v1.32). The order is
- * observable (test/bad-requests*.test.ts): a malformed `?timeout=` is a 400 before credentials are
+ * observable (test/bad-requests/): a malformed `?timeout=` is a 400 before credentials are
  * looked at, system:masters passes a full in-flight budget because authentication comes first, and
  * authorization runs inside the in-flight slot. Long-running requests (watch, log) skip the
  * deadline, the timeout and the in-flight limit.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AGGREGATED_DISCOVERY_TYPE } from './endpoints/discovery.js';
-import { testServer, UNAUTHORIZED } from './test-support.js';
+import { testServer, UNAUTHORIZED } from './testing/test-server.js';
 
 const AGGREGATED_ACCEPT =
   'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';

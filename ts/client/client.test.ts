@@ -4,7 +4,7 @@ import { RESOURCES as SERVED } from '../apiserver/registry/resources.js';
 import { createClient } from './client.js';
 import { ApiError, isApiError } from './errors.js';
 import { RESOURCES, resourcePath } from './resources.js';
-import { byteFetch, harness, TRANSPORT_KINDS } from './test-support.js';
+import { byteFetch, harness, TRANSPORT_KINDS } from './testing/harness.js';
 import { httpTransport, inProcessTransport } from './transport.js';
 import type { WatchEvent } from './watch-stream.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/meta.js';
 import { type CoreEvent, EventRecorder } from './event-recorder.js';
 import { RESOURCES } from './resources.js';
-import { harness } from './test-support.js';
+import { harness } from './testing/harness.js';
 
 const pod = (name: string): KubeObject => ({
   apiVersion: 'v1',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
 import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/authn/service-account-jwt.js';
 import type { ApiServer } from '../apiserver/server.js';
-import { TOKEN, testServer } from '../apiserver/test-support.js';
+import { TOKEN, testServer } from '../apiserver/testing/test-server.js';
 import type { VirtualClock } from '../sim/clock.js';
 import { createClient } from './client.js';
 import { controllerTransport, isCollectionRead } from './controller-transport.js';

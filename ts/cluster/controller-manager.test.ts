@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
 import type { ApiServer } from '../apiserver/server.js';
-import { TOKEN, testServer } from '../apiserver/test-support.js';
+import { TOKEN, testServer } from '../apiserver/testing/test-server.js';
 import { createClient } from '../client/client.js';
 import { SharedInformerFactory } from '../client/informers/factory.js';
 import { RESOURCES } from '../client/resources.js';
-import { eventually } from '../client/test-support.js';
+import { eventually } from '../client/testing/harness.js';
 import { inProcessTransport } from '../client/transport.js';
 import { discardLogger, type LogLine, recordingLogger } from '../sim/logger.js';
 import { servedResources } from './cluster.js';

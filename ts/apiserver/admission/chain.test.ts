@@ -6,7 +6,7 @@ import { updateObject } from '../endpoints/update.js';
 import { findResource } from '../registry/resources.js';
 import { AdmissionChain, admissionAttributes, aggregateMessage } from './chain.js';
 import { admissionChain, admissionFlagOptions, DEFAULT_ENABLED_PLUGINS } from './plugins.js';
-import { admissionServer, pod } from './test-server.js';
+import { admissionServer, pod } from './testing/admission-server.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 const deps = { storage: {} as Storage, clock: new VirtualClock(0) };

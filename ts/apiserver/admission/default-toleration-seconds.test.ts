@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admissionServer, pod } from './test-server.js';
+import { admissionServer, pod } from './testing/admission-server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read and edit response documents freely
 type Obj = Record<string, any>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PRIORITY_CLASSES } from '../registry/scheduling/priorityclasses/strategy.js';
-import { admissionServer, pod } from './test-server.js';
+import { admissionServer, pod } from './testing/admission-server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read and edit response documents freely
 type Obj = Record<string, any>;

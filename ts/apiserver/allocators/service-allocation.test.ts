@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTokenFile } from '../authn/tokens.js';
 import { createApiServer } from '../server.js';
-import { TOKEN, testServer } from '../test-support.js';
+import { TOKEN, testServer } from '../testing/test-server.js';
 
 type Obj = Record<string, unknown>;
 interface Svc {

@@ -1,6 +1,6 @@
 /** Server-side apply and managedFields through the in-process apiserver. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type TestServer, testServer } from '../test-support.js';
+import { type TestServer, testServer } from '../testing/test-server.js';
 
 const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
 const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';

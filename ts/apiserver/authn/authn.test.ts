@@ -10,7 +10,7 @@ import type { VirtualClock } from '../../sim/clock.js';
 import { reconcileBootstrapPolicy } from '../auth/bootstrap-policy.js';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../certs.js';
 import type { ApiServer } from '../server.js';
-import { TOKEN, testRequest, testServer, UNAUTHORIZED } from '../test-support.js';
+import { TOKEN, testRequest, testServer, UNAUTHORIZED } from '../testing/test-server.js';
 import type { ConnectionInfo } from './connection.js';
 import {
   generateServiceAccountKeyPem,

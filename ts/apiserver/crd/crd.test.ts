@@ -4,7 +4,7 @@
  * scale subresources, generation), discovery, tables, OpenAPI, and deletion of the instances.
  */
 import { describe, expect, it } from 'vitest';
-import { type TestServer, testServer } from '../test-support.js';
+import { type TestServer, testServer } from '../testing/test-server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read response documents freely
 type Doc = any;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../test-support.js';
+import { testServer } from '../testing/test-server.js';
 
 const CM = '/api/v1/namespaces/team-a/configmaps';
 const cm = (name: string, extra: Record<string, unknown> = {}) => ({

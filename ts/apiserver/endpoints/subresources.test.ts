@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../test-support.js';
+import { testServer } from '../testing/test-server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read and edit response documents freely
 type Doc = any;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../test-support.js';
+import { testServer } from '../testing/test-server.js';
 import { humanDuration, wantsTable } from './table.js';
 
 const TABLE =

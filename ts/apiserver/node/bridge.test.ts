@@ -9,10 +9,10 @@ import { createCertificateAuthority, issueCertificate } from '../certs.js';
 import type { DirectCall } from '../incoming.js';
 import { MAX_REQUEST_BODY_BYTES } from '../incoming.js';
 import type { ApiServer } from '../server.js';
-import { type TestServer, TOKEN, testServer } from '../test-support.js';
+import { type TestServer, TOKEN, testServer } from '../testing/test-server.js';
 import type { HttpsServer } from './bridge.js';
 import { serveHttp2 } from './http2.js';
-import { h2Request } from './test-support.js';
+import { h2Request } from './testing/https-test-server.js';
 
 interface Answer {
   status: number;

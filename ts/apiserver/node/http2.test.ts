@@ -1,10 +1,10 @@
 import { connect } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueCertificate } from '../certs.js';
-import { type TestServer, TOKEN, testServer } from '../test-support.js';
+import { type TestServer, TOKEN, testServer } from '../testing/test-server.js';
 import { serveHttp2 } from './http2.js';
 import type { HttpsServer } from './https.js';
-import { caFetch, h2Request } from './test-support.js';
+import { caFetch, h2Request } from './testing/https-test-server.js';
 
 let test: TestServer;
 let server: HttpsServer;

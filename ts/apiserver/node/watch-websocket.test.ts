@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WATCH_BUFFER_EVENTS } from '../endpoints/watch.js';
-import { type HttpsTestServer, httpsTestServer } from './test-support.js';
+import { type HttpsTestServer, httpsTestServer } from './testing/https-test-server.js';
 import { BEARER_PROTOCOL_PREFIX, protocolBearer } from './watch-websocket.js';
 
 const CM = '/api/v1/namespaces/team-a/configmaps';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { testServer } from '../test-support.js';
+import { testServer } from '../testing/test-server.js';
 import { validateKind, validateKindUpdate } from './strategies.js';
 
 const PODS = '/api/v1/namespaces/team-a/pods';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../test-support.js';
+import { testServer } from '../testing/test-server.js';
 
 const NS = '/namespaces/team-a';
 const podSpec = { containers: [{ name: 'c', image: 'nginx:1.27' }] };

@@ -6,7 +6,7 @@ import type { Namespace, Pod } from '../../api/types/core/v1.js';
 import { createClient } from '../client.js';
 import { isCollectionRead } from '../controller-transport.js';
 import { RESOURCES } from '../resources.js';
-import { eventually, harness } from '../test-support.js';
+import { eventually, harness } from '../testing/harness.js';
 import { SharedInformerFactory } from './factory.js';
 import { NAMESPACE_INDEX, POD_NODE_NAME_INDEX, podNodeNameIndexFunc } from './index-funcs.js';
 import type { SharedIndexInformer } from './shared-informer.js';

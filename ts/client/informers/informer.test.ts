@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { createClient } from '../client.js';
 import { RESOURCES } from '../resources.js';
-import { eventually, harness, TRANSPORT_KINDS } from '../test-support.js';
+import { eventually, harness, TRANSPORT_KINDS } from '../testing/harness.js';
 import type { Transport } from '../transport.js';
 import { SharedIndexInformer as Informer } from './shared-informer.js';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { type Client, createClient } from '../client.js';
 import { RESOURCES } from '../resources.js';
-import { eventually, harness } from '../test-support.js';
+import { eventually, harness } from '../testing/harness.js';
 import type { Transport } from '../transport.js';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './index-funcs.js';
 import { type EventHandler, SharedIndexInformer } from './shared-informer.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../client/client.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
-import { harness } from '../../client/test-support.js';
+import { harness } from '../../client/testing/harness.js';
 import { inProcessTransport } from '../../client/transport.js';
 import { discardLogger, type Logger } from '../../sim/logger.js';
 import type { ControllerContext } from './context.js';

@@ -6,7 +6,7 @@ import type { Pod, PodTemplateSpec } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
 import { type CoreEvent, EventRecorder } from '../../client/event-recorder.js';
 import { RESOURCES } from '../../client/resources.js';
-import { harness } from '../../client/test-support.js';
+import { harness } from '../../client/testing/harness.js';
 import { freshController, PodControllerRefManager, recheckDeletionTimestamp } from './controller-ref-manager.js';
 import { getPodFromTemplate, getPodsPrefix, RealPodControl } from './pod-control.js';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { objectKey } from '../../client/informers/keys.js';
 import { RESOURCES } from '../../client/resources.js';
-import { eventually, harness } from '../../client/test-support.js';
+import { eventually, harness } from '../../client/testing/harness.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import { Registrations, Workers } from './workers.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import type { Client } from '../../client/client.js';
 import { RESOURCES, type ResourceType } from '../../client/resources.js';
-import { harness } from '../../client/test-support.js';
+import { harness } from '../../client/testing/harness.js';
 import { controllerRuns, notFound, waitFor } from '../testing/controller-runs.js';
 import { GarbageCollector } from './garbage-collector.js';
 

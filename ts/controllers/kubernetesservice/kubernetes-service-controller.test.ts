@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { RESOURCES } from '../../client/resources.js';
-import { harness } from '../../client/test-support.js';
+import { harness } from '../../client/testing/harness.js';
 import { KubernetesServiceController } from './kubernetes-service-controller.js';
 
 const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { RESOURCES } from '../../client/resources.js';
-import { type Harness, harness } from '../../client/test-support.js';
+import { type Harness, harness } from '../../client/testing/harness.js';
 import { servedResources } from '../../cluster/cluster.js';
 import { type LogLine, recordingLogger } from '../../sim/logger.js';
 import { controllerRuns, waitFor } from '../testing/controller-runs.js';

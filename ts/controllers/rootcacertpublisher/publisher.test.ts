@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
-import { type Harness, harness } from '../../client/test-support.js';
+import { type Harness, harness } from '../../client/testing/harness.js';
 import { controllerRuns, notFound, waitFor } from '../testing/controller-runs.js';
 import { DESCRIPTION, RootCAPublisher, type RootCAPublisherOptions } from './publisher.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { RESOURCES } from '../../client/resources.js';
-import { type Harness, harness } from '../../client/test-support.js';
+import { type Harness, harness } from '../../client/testing/harness.js';
 import { controllerRuns, notFound, waitFor } from '../testing/controller-runs.js';
 import { ServiceAccountsController, type ServiceAccountsControllerOptions } from './serviceaccounts-controller.js';
 

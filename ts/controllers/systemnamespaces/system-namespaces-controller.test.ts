@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { isApiError } from '../../client/errors.js';
 import { RESOURCES } from '../../client/resources.js';
-import { harness } from '../../client/test-support.js';
+import { harness } from '../../client/testing/harness.js';
 import { SYSTEM_NAMESPACES_INTERVAL_MS, SystemNamespacesController } from './system-namespaces-controller.js';
 
 describe('SystemNamespacesController', () => {

@@ -10,7 +10,7 @@
 import { afterEach } from 'vitest';
 import { isApiError } from '../../client/errors.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
-import type { Harness } from '../../client/test-support.js';
+import type { Harness } from '../../client/testing/harness.js';
 import type { Controller } from '../framework/controller.js';
 
 /** Waits until `check` holds; fails after `ms`. */

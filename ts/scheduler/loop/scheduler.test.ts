@@ -1,7 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
 import { type Client, RESOURCES } from '../../client/index.js';
-import { eventually, type Harness, harness, TRANSPORT_KINDS, type TransportKind } from '../../client/test-support.js';
+import {
+  eventually,
+  type Harness,
+  harness,
+  TRANSPORT_KINDS,
+  type TransportKind,
+} from '../../client/testing/harness.js';
 import type { Kubewasm } from '../../wasm/kubewasm.js';
 import { loadKubewasm } from '../../wasm/node.js';
 import { type CycleResult, type Pod, Scheduler, truncateMessage } from './scheduler.js';

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { runCases } from './test-cases.js';
+import { runCases } from './testing/kind-cases.js';
 
 describe('batch: Kubernetes v1.32.4 answers (kinds.k8s.json)', () => {
   runCases('job/', 'cronjob/');

@@ -1,6 +1,6 @@
 /** ResourceQuota through the whole apiserver: the handler, the admission chain, storage. */
 import { describe, expect, it } from 'vitest';
-import { quotaServer } from './test-support.js';
+import { quotaServer } from './testing/quota-server.js';
 
 type Obj = Record<string, unknown>;
 const NS = '/api/v1/namespaces/team-a';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../../test-support.js';
+import { testServer } from '../../testing/test-server.js';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const NS = '/namespaces/team-a';

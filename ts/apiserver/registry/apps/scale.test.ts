@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../../test-support.js';
+import { testServer } from '../../testing/test-server.js';
 
 const MERGE = { 'Content-Type': 'application/merge-patch+json' };
 const template = { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'x' }] } };

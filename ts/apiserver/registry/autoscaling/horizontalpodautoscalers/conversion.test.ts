@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../../../test-support.js';
+import { testServer } from '../../../testing/test-server.js';
 import { hpaV1ToV2, hpaV2ToV1 } from './conversion.js';
 
 const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };

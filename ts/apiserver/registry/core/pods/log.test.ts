@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testServer } from '../../../test-support.js';
+import { testServer } from '../../../testing/test-server.js';
 import { type KubeletLogs, KubeletLogsError, type PodLogOptions } from './log.js';
 
 const PODS = '/api/v1/namespaces/team-a/pods';

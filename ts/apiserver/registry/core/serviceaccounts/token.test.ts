@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { importServiceAccountKey, verifyServiceAccountToken } from '../../../authn/service-account-jwt.js';
-import { testServer } from '../../../test-support.js';
+import { testServer } from '../../../testing/test-server.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read response documents freely
 type Doc = any;
