@@ -8,7 +8,7 @@
  * (time.Parse's errors) and []byte (encoding/base64's errors), and the raw-JSON types left alone.
  */
 import { goQuote } from '../../api/go-format.js';
-import { parseQuantity } from '../../api/validation/kinds/quantity.js';
+import { parseQuantity } from '../../api/resource/quantity.js';
 import { SCHEMA_REF_PREFIX, type Schema } from '../openapi/data.js';
 
 // ---------------------------------------------------------------------------------------------
