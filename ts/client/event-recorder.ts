@@ -15,6 +15,7 @@
  *   recorder.record(pod, 'Normal', 'Scheduled', 'Successfully assigned default/p to n1');
  */
 import type { KubeObject } from '../api/meta.js';
+import { rfc3339 } from '../api/time.js';
 import { type Clock, realClock } from '../sim/clock.js';
 import type { Client } from './client.js';
 import { isApiError } from './errors.js';
@@ -66,11 +67,6 @@ export interface EventRecorderOptions {
   /** Spam filter: bucket size and refill rate per source and object. */
   spamBurst?: number;
   spamQps?: number;
-}
-
-/** metav1.Time: RFC 3339 at second precision. */
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** A fixed-capacity map that forgets its least recently used entry (golang-lru as events_cache uses it). */

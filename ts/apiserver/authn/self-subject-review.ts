@@ -5,9 +5,9 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
+import { rfc3339 } from '../../api/time.js';
 import { decodeCreateBody } from '../endpoints/create.js';
 import { jsonResponse } from '../endpoints/response.js';
-import { rfc3339 } from '../registry/generic/names.js';
 import type { ResourceInfo } from '../registry/resources.js';
 import type { UserInfo } from './tokens.js';
 

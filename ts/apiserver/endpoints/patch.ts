@@ -5,6 +5,7 @@
  * (apply/), creating a missing object through the create path. The update itself is update.ts'.
  */
 import { newBadRequest, newUnsupportedMediaType, StatusError } from '../../api/status.js';
+import { rfc3339 } from '../../api/time.js';
 import type { WriteOptions } from '../../api/validation/options.js';
 import { APPLY_PATCH_TYPE, applyWrite, parseApplyPatch } from '../apply/request.js';
 import { withPatchSource } from '../decode/field-validation.js';
@@ -12,7 +13,6 @@ import { metaOf } from '../decode/type-meta.js';
 import { type Json, jsonPatch, mergePatch } from '../patch/json-patch.js';
 import { strategicMergePatch } from '../patch/strategic-merge.js';
 import type { ResourceRequest, RestContext } from '../registry/generic/context.js';
-import { rfc3339 } from '../registry/generic/names.js';
 import { storageCall } from '../registry/generic/storage-call.js';
 import { objectKey } from '../registry/resources.js';
 import type { UpdateMode } from '../registry/strategy.js';

@@ -14,6 +14,7 @@
  */
 import type { Selector } from '../../api/labels/selector.js';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { goTimeString } from '../../api/time.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import { isApiError } from '../../client/errors.js';
@@ -102,12 +103,6 @@ export function recheckDeletionTimestamp(getObject: () => Promise<ObjectWithMeta
       throw new Error(`${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''} has just been deleted at ${at}`);
     }
   };
-}
-
-/** A metav1.Time as Go's %v prints it: `2024-05-01 12:00:00 +0000 UTC`. */
-function goTimeString(rfc3339: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})Z$/.exec(rfc3339);
-  return m === null ? rfc3339 : `${m[1]} ${m[2]} +0000 UTC`;
 }
 
 /**

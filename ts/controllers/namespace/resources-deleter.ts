@@ -11,12 +11,14 @@
  * discovery, and each is emptied with list + DELETE (propagationPolicy Background) rather than
  * deletecollection; the discovery conditions always read "ok".
  */
+
+import { rfc3339 } from '../../api/time.js';
 import type { Namespace, Pod } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
 import { isApiError } from '../../client/errors.js';
 import { type GroupVersionResource, RESOURCES } from '../../client/resources.js';
 import type { Clock } from '../../sim/clock.js';
-import { deletionConditions, rfc3339, updateConditions } from './status-conditions.js';
+import { deletionConditions, updateConditions } from './status-conditions.js';
 
 // api.FinalizerKubernetes: the token this controller owns (kube-controller-manager's default).
 export const FINALIZER_KUBERNETES = 'kubernetes';

@@ -16,13 +16,13 @@ import {
   type Preconditions,
 } from '../../../api/meta.js';
 import { newConflict, newNotFound, StatusError } from '../../../api/status.js';
+import { rfc3339 } from '../../../api/time.js';
 import type { StoredObject } from '../../../storage/storage.js';
 import { requestAttributes } from '../../admission/chain.js';
 import { decodeStored, encodeForStorage } from '../../decode/codec.js';
 import { collectionPrefix, objectKey, type ResourceInfo } from '../resources.js';
 import { strategyFor } from '../strategies.js';
 import { isDryRun, type ResourceRequest, type RestContext } from './context.js';
-import { rfc3339 } from './names.js';
 import { type Selectors, selects } from './read-options.js';
 import { checkStoragePreconditions, groupResource, storageCall } from './storage-call.js';
 

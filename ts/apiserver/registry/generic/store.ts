@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from '../../../api/meta.js';
 import { newConflict, newInvalid, newNotFound, StatusError } from '../../../api/status.js';
+import { rfc3339 } from '../../../api/time.js';
 import {
   carryOverSystemMeta,
   validateCommonCreate,
@@ -26,7 +27,7 @@ import { collectionPrefix, objectKey, type ResourceInfo } from '../resources.js'
 import { strategyFor } from '../strategies.js';
 import type { FinishFunc, UpdateMode } from '../strategy.js';
 import type { ResourceRequest, RestContext } from './context.js';
-import { generateName, newUid, rfc3339 } from './names.js';
+import { generateName, newUid } from './names.js';
 import { type ListRead, type Selectors, selects } from './read-options.js';
 import { groupResource, storageCall } from './storage-call.js';
 
