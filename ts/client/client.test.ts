@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/meta.js';
+import { isAlreadyExists, StatusError } from '../api/status.js';
 import { RESOURCES as SERVED } from '../apiserver/registry/resources.js';
 import { createClient } from './client.js';
-import { ApiError, isApiError } from './errors.js';
 import { RESOURCES, resourcePath } from './resources.js';
 import { byteFetch, harness, TRANSPORT_KINDS } from './test-support.js';
 import { httpTransport, inProcessTransport } from './transport.js';
@@ -33,14 +33,14 @@ const pod = (name: string): KubeObject => ({
   spec: { containers: [{ name: 'a', image: 'nginx' }] },
 });
 
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
+async function rejection(p: Promise<unknown>): Promise<StatusError> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (err instanceof StatusError) return err;
     throw err;
   }
-  throw new Error('expected an ApiError');
+  throw new Error('expected an StatusError');
 }
 
 describe('resources', () => {
@@ -96,7 +96,7 @@ describe.each(TRANSPORT_KINDS)('client over %s', (kind) => {
     expect(gone.code).toBe(404);
   });
 
-  it('turns Status errors into ApiError with the reason', async () => {
+  it('turns Status errors into StatusError with the reason', async () => {
     const { client } = await harness(kind);
     const missing = await rejection(client.get(RESOURCES.configmaps, 'default', 'nope'));
     expect(missing).toMatchObject({ code: 404, reason: 'NotFound' });
@@ -106,7 +106,7 @@ describe.each(TRANSPORT_KINDS)('client over %s', (kind) => {
     const first = await client.create(RESOURCES.configmaps, 'default', cm('x'));
     const exists = await rejection(client.create(RESOURCES.configmaps, 'default', cm('x')));
     expect(exists).toMatchObject({ code: 409, reason: 'AlreadyExists' });
-    expect(isApiError(exists, 'AlreadyExists')).toBe(true);
+    expect(isAlreadyExists(exists)).toBe(true);
 
     await client.update(RESOURCES.configmaps, 'default', { ...first, data: { n: '1' } });
     const stale = await rejection(client.update(RESOURCES.configmaps, 'default', { ...first, data: { n: '2' } }));
@@ -224,16 +224,16 @@ describe.each(TRANSPORT_KINDS)('client over %s', (kind) => {
     await client.create(RESOURCES.configmaps, 'default', cm('b'));
     await client.create(RESOURCES.configmaps, 'default', cm('c'));
     await server.storage.compact(await server.storage.currentRevision());
-    let expired: ApiError | undefined;
+    let expired: StatusError | undefined;
     try {
       const late = await client.watch(RESOURCES.configmaps, { resourceVersion: old });
       for await (const ev of late) {
-        if (ev.type === 'ERROR') expired = new ApiError(ev.object);
+        if (ev.type === 'ERROR') expired = new StatusError(ev.object);
         break;
       }
       late.stop();
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+      if (!(err instanceof StatusError)) throw err;
       expired = err;
     }
     expect(expired).toMatchObject({ code: 410, reason: 'Expired' });

@@ -6,7 +6,7 @@
  *   const pod = await client.get<Pod>(RESOURCES.pods, 'default', 'web-0');
  *   for await (const ev of await client.watch(RESOURCES.pods, { resourceVersion: list.metadata.resourceVersion })) …
  *
- * Non-2xx responses throw ApiError with the server's Status.
+ * Non-2xx responses throw a StatusError (ts/api/status.ts) with the server's Status.
  */
 import type { DeleteOptions, KubeList, KubeObject, Status } from '../api/meta.js';
 import { errorFromResponse } from './errors.js';

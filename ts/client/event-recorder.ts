@@ -15,10 +15,10 @@
  *   recorder.record(pod, 'Normal', 'Scheduled', 'Successfully assigned default/p to n1');
  */
 import type { KubeObject } from '../api/meta.js';
+import { isNotFound, isStatusError } from '../api/status.js';
 import { rfc3339 } from '../api/time.js';
 import { type Clock, realClock } from '../sim/clock.js';
 import type { Client } from './client.js';
-import { isApiError } from './errors.js';
 import { RESOURCES } from './resources.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -286,7 +286,7 @@ export class EventRecorder {
             });
             return;
           } catch (err) {
-            if (!(isApiError(err) && err.code === 404)) throw err;
+            if (!isNotFound(err)) throw err;
             const { resourceVersion: _rv, ...metadata } = event.metadata ?? {};
             await this.client.create(RESOURCES.events, ns, { ...event, metadata });
             return;
@@ -296,7 +296,7 @@ export class EventRecorder {
         return;
       } catch (err) {
         // recordEvent: AlreadyExists and other API errors are not retried; only transport failures are.
-        if (isApiError(err) || attempt >= MAX_TRIES_PER_EVENT) {
+        if (isStatusError(err) || attempt >= MAX_TRIES_PER_EVENT) {
           this.onError(err, event);
           return;
         }

@@ -11,7 +11,7 @@ export {
   type WatchOptions,
   type WriteOptions,
 } from './client.js';
-export { ApiError, errorFromResponse, isApiError, isExpired } from './errors.js';
+export { errorFromResponse } from './errors.js';
 export { type CoreEvent, EventRecorder, type EventRecorderOptions, type EventType } from './event-recorder.js';
 export { resourceString, SharedInformerFactory, type SharedInformerFactoryOptions } from './informers/factory.js';
 export {

@@ -6,7 +6,7 @@
  * to be run again a second later, leaving the Terminating condition as InstanceDeletionInProgress.
  */
 import type { DeleteOptions } from '../../api/meta.js';
-import { StatusError } from '../../api/status.js';
+import { isNotFound } from '../../api/status.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
 import { decodeStored } from '../decode/codec.js';
@@ -61,7 +61,7 @@ export async function deleteInstances(storage: Storage, crd: Crd, clock: Clock):
         options,
       );
     } catch (err) {
-      if (!(err instanceof StatusError && err.code === 404)) errors.push((err as Error).message);
+      if (!isNotFound(err)) errors.push((err as Error).message);
     }
   }
   if (errors.length > 0) {

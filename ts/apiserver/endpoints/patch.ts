@@ -4,7 +4,7 @@
  * (patch/), and server-side apply (application/apply-patch+yaml) through the field manager
  * (apply/), creating a missing object through the create path. The update itself is update.ts'.
  */
-import { newBadRequest, newUnsupportedMediaType, StatusError } from '../../api/status.js';
+import { isAlreadyExists, isNotFound, newBadRequest, newUnsupportedMediaType } from '../../api/status.js';
 import { rfc3339 } from '../../api/time.js';
 import type { WriteOptions } from '../../api/validation/options.js';
 import { APPLY_PATCH_TYPE, applyWrite, parseApplyPatch } from '../apply/request.js';
@@ -88,7 +88,7 @@ async function applyObject(
   const exists = await storageCall('get', req.info, req.name, () => ctx.storage.get(key)).then(
     (o) => o !== undefined,
     (err: unknown) => {
-      if (err instanceof StatusError && err.code === 404) return false;
+      if (isNotFound(err)) return false;
       throw err;
     },
   );
@@ -108,7 +108,7 @@ async function applyObject(
       return await createObject(ctx, createReq, JSON.stringify(config), created);
     } catch (err) {
       // Created by someone else meanwhile: apply onto theirs.
-      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+      if (!isAlreadyExists(err)) throw err;
     }
   }
   const { obj, warnings } = await updateWith(

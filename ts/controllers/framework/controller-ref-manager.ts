@@ -14,10 +14,10 @@
  */
 import type { Selector } from '../../api/labels/selector.js';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { isInvalid, isNotFound } from '../../api/status.js';
 import { goTimeString } from '../../api/time.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
 import type { GroupVersionResource } from '../../client/resources.js';
 import { aggregateErrors } from './aggregate-errors.js';
 
@@ -169,7 +169,7 @@ export class BaseControllerRefManager {
         await release(obj);
       } catch (err) {
         // Gone already; otherwise someone else released it, or a transient error: try again later.
-        if (!(isApiError(err) && err.code === 404)) throw err;
+        if (!isNotFound(err)) throw err;
       }
       return false;
     }
@@ -181,7 +181,7 @@ export class BaseControllerRefManager {
     try {
       await adopt(obj);
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return false;
+      if (isNotFound(err)) return false;
       throw err;
     }
     return true;
@@ -271,7 +271,7 @@ export class PodControllerRefManager extends BaseControllerRefManager {
     try {
       await this.podControl.patchPod(namespace, name, patch);
     } catch (err) {
-      if (isApiError(err) && (err.code === 404 || err.code === 422)) return;
+      if (isNotFound(err) || isInvalid(err)) return;
       throw err;
     }
   }

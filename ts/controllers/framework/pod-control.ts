@@ -8,11 +8,11 @@
  *   await podControl.createPods('default', rs.spec.template, rs, controllerRefOf(rs, RS_KIND));
  */
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { hasStatusCause, isNotFound, NAMESPACE_TERMINATING_CAUSE } from '../../api/status.js';
 import type { Pod, PodSpec, PodTemplateSpec } from '../../api/types/core/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import { nameIsDNSSubdomain } from '../../api/validation/names.js';
 import type { Client } from '../../client/client.js';
-import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { EventRecorder } from '../../client/event-recorder.js';
 import { RESOURCES } from '../../client/resources.js';
 import type { PodPatcher } from './controller-ref-manager.js';
@@ -126,7 +126,7 @@ export class RealPodControl implements PodControlInterface {
       created = await this.client.create<Pod>(RESOURCES.pods, namespace, pod);
     } catch (err) {
       // Only an Event when the namespace is not going away.
-      if (!isNamespaceTerminating(err)) {
+      if (!hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) {
         this.recorder.record(
           object as KubeObject,
           'Warning',
@@ -149,7 +149,7 @@ export class RealPodControl implements PodControlInterface {
     try {
       await this.client.delete(RESOURCES.pods, namespace, podID);
     } catch (err) {
-      if (isApiError(err) && err.code === 404) throw err;
+      if (isNotFound(err)) throw err;
       this.recorder.record(
         object as KubeObject,
         'Warning',

@@ -30,9 +30,9 @@ import {
   type KubeObject,
   type OwnerReference,
 } from '../../api/meta.js';
+import { isConflict, isNotFound, isUnsupportedMediaType } from '../../api/status.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { ResourceType } from '../../client/resources.js';
 import { WorkQueue } from '../../client/workqueue.js';
@@ -40,7 +40,7 @@ import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
 import { deleteOwnerRefStrategicMergePatch } from '../framework/controller-ref-manager.js';
 import { GARBAGE_COLLECTOR_CONTROLLER } from '../framework/names.js';
-import { DEFAULT_BACKOFF, isConflict, retryOnConflict } from '../framework/retry.js';
+import { DEFAULT_BACKOFF, retryOnConflict } from '../framework/retry.js';
 import { Registrations, Workers } from '../framework/workers.js';
 
 // pkg/controller/garbagecollector/config/v1alpha1/defaults.go: --concurrent-gc-syncs 20.
@@ -241,7 +241,7 @@ export class GarbageCollector implements Controller {
       const owner = await this.client.get(type, type.namespaced ? namespace : undefined, ref.name);
       return owner.metadata?.uid === ref.uid ? owner : undefined;
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   }
@@ -253,7 +253,7 @@ export class GarbageCollector implements Controller {
         preconditions: { uid: node.uid },
       });
     } catch (err) {
-      if (!(isApiError(err) && (err.code === 404 || err.code === 409))) throw err;
+      if (!(isNotFound(err) || isConflict(err))) throw err;
     }
   }
 
@@ -274,8 +274,8 @@ export class GarbageCollector implements Controller {
       );
       return;
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return;
-      if (!(isApiError(err) && err.code === 415)) throw err;
+      if (isNotFound(err)) return;
+      if (!isUnsupportedMediaType(err)) throw err;
     }
     // deleteOwnerRefJSONMergePatch
     const current = await this.current(node);
@@ -289,7 +289,7 @@ export class GarbageCollector implements Controller {
         },
       });
     } catch (err) {
-      if (!(isApiError(err) && err.code === 404)) throw err;
+      if (!isNotFound(err)) throw err;
     }
   }
 
@@ -313,7 +313,7 @@ export class GarbageCollector implements Controller {
         });
       });
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return;
+      if (isNotFound(err)) return;
       if (isConflict(err)) {
         throw new Error(
           `updateMaxRetries(${DEFAULT_BACKOFF.steps}) has reached. The garbage collector will retry later for owner ${identity(node)}`,
@@ -330,7 +330,7 @@ export class GarbageCollector implements Controller {
       const o = await this.client.get(node.type, node.namespace, node.name);
       return o.metadata?.uid === node.uid ? o : undefined;
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   }

@@ -14,8 +14,8 @@
  *   await c.run();  …  await c.stop();
  */
 import type { KubeObject } from '../../api/meta.js';
+import { isAlreadyExists, isNotFound } from '../../api/status.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
 import { type GroupVersionResource, RESOURCES } from '../../client/resources.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
@@ -159,11 +159,11 @@ async function ensure(
   try {
     current = await client.get(gvr, 'default', name);
   } catch (err) {
-    if (!(isApiError(err) && err.code === 404)) throw err;
+    if (!isNotFound(err)) throw err;
     try {
       await client.create(gvr, 'default', want);
     } catch (createErr) {
-      if (!(isApiError(createErr) && createErr.code === 409)) throw createErr;
+      if (!isAlreadyExists(createErr)) throw createErr;
     }
     return;
   }

@@ -12,10 +12,10 @@
  * deletecollection; the discovery conditions always read "ok".
  */
 
+import { isConflict, isNotFound } from '../../api/status.js';
 import { rfc3339 } from '../../api/time.js';
 import type { Namespace, Pod } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
 import { type GroupVersionResource, RESOURCES } from '../../client/resources.js';
 import type { Clock } from '../../sim/clock.js';
 import { deletionConditions, updateConditions } from './status-conditions.js';
@@ -51,7 +51,7 @@ export class NamespacedResourcesDeleter {
     try {
       ns = await this.options.client.get<Namespace>(RESOURCES.namespaces, undefined, name);
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return;
+      if (isNotFound(err)) return;
       throw err;
     }
     if (!ns.metadata?.deletionTimestamp) return;
@@ -109,7 +109,7 @@ export class NamespacedResourcesDeleter {
       try {
         await client.delete(gvr, namespace, item.metadata?.name ?? '', { propagationPolicy: 'Background' });
       } catch (err) {
-        if (!(isApiError(err) && (err.code === 404 || err.code === 409))) throw err;
+        if (!(isNotFound(err) || isConflict(err))) throw err;
       }
     }
     const left = (await client.list(gvr, { namespace })).items;
@@ -140,8 +140,8 @@ export class NamespacedResourcesDeleter {
         await client.finalizeNamespace(next);
         return;
       } catch (err) {
-        if (isApiError(err) && err.code === 404) return;
-        if (!(isApiError(err) && err.code === 409) || attempt >= 4) throw err;
+        if (isNotFound(err)) return;
+        if (!isConflict(err) || attempt >= 4) throw err;
         current = await client.get<Namespace>(RESOURCES.namespaces, undefined, ns.metadata?.name ?? '');
       }
     }

@@ -15,10 +15,11 @@
  * that finds the ConfigMap there already (409: the cache had not seen it) fails the sync, so the
  * namespace comes back rate-limited and a wrong one is put right from the cache.
  */
+
+import { hasStatusCause, isNotFound, NAMESPACE_TERMINATING_CAUSE } from '../../api/status.js';
 import type { ConfigMap } from '../../api/types/core/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
-import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { Lister } from '../../client/informers/listers.js';
 import { RESOURCES } from '../../client/resources.js';
@@ -95,7 +96,7 @@ export class RootCAPublisher implements Controller {
       } catch (err) {
         // Not retried when the namespace is gone or going. A 409 (there after all) is retried:
         // by then the cache has the ConfigMap, and a wrong one is put right.
-        if ((isApiError(err) && err.code === 404) || isNamespaceTerminating(err)) return;
+        if (isNotFound(err) || hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) return;
         throw err;
       }
       return;

@@ -15,7 +15,7 @@ import {
   type ObjectMeta,
   type Preconditions,
 } from '../../../api/meta.js';
-import { newConflict, newNotFound, StatusError } from '../../../api/status.js';
+import { isNotFound, newConflict, newNotFound } from '../../../api/status.js';
 import { rfc3339 } from '../../../api/time.js';
 import type { StoredObject } from '../../../storage/storage.js';
 import { requestAttributes } from '../../admission/chain.js';
@@ -253,7 +253,7 @@ async function genericDelete(
     return deleted;
   } catch (err) {
     // The graceless race of kubernetes#19403: someone else deleted it first.
-    if (err instanceof StatusError && err.code === 404 && graceful) return obj;
+    if (isNotFound(err) && graceful) return obj;
     throw err;
   }
 }
@@ -280,7 +280,7 @@ export async function storeDeleteCollection(
       items.push(await storeDelete(ctx, { ...req, namespace, name: obj.metadata?.name ?? '' }, structuredClone(opts)));
     } catch (err) {
       // Deleted meanwhile: nothing left to do for this one.
-      if (!(err instanceof StatusError && err.code === 404)) throw err;
+      if (!isNotFound(err)) throw err;
     }
   }
   return { items, revision: await ctx.storage.currentRevision() };

@@ -6,7 +6,7 @@
  * endpoints/. Every storage error becomes a Status through storageCall.
  */
 import type { KubeObject } from '../../../api/meta.js';
-import { newConflict, newInvalid, newNotFound, StatusError } from '../../../api/status.js';
+import { isConflict, isNotFound, newConflict, newInvalid, newNotFound } from '../../../api/status.js';
 import { rfc3339 } from '../../../api/time.js';
 import {
   carryOverSystemMeta,
@@ -288,7 +288,7 @@ export async function storeUpdate(
       await strategy.afterDelete?.(ctx, decodeStored(deleted));
     } catch (err) {
       // Changed or deleted meanwhile: whoever did that sees to the rest.
-      if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+      if (!(isNotFound(err) || isConflict(err))) throw err;
     }
   }
   return { obj: result, warnings };

@@ -6,7 +6,7 @@
  */
 import { type ErrorList, FieldPath, invalid, tooLong } from '../../../../api/field-errors.js';
 import type { KubeObject } from '../../../../api/meta.js';
-import { newBadRequest, newConflict, newInvalid, newNotFound, StatusError } from '../../../../api/status.js';
+import { isNotFound, newBadRequest, newConflict, newInvalid, newNotFound } from '../../../../api/status.js';
 import { rfc3339 } from '../../../../api/time.js';
 import { requestAttributes } from '../../../admission/chain.js';
 import {
@@ -176,7 +176,7 @@ export async function createTokenRequest(
           const n = await getCore(ctx, 'nodes', '', nodeName);
           node = { name: nodeName, uid: n.metadata?.uid ?? '' };
         } catch (err) {
-          if (!(err instanceof StatusError && err.status.code === 404)) throw err;
+          if (!isNotFound(err)) throw err;
           node = { name: nodeName };
         }
       }
