@@ -41,7 +41,7 @@ async function rejection(p: Promise<unknown>): Promise<StatusError> {
     if (err instanceof StatusError) return err;
     throw err;
   }
-  throw new Error('expected an StatusError');
+  throw new Error('expected a StatusError');
 }
 
 /** Reads `count` events (or until the stream ends). */

@@ -16,10 +16,9 @@
  * index, as client-go's typed informers do.
  */
 import type { KubeObject } from '../../api/meta.js';
-import type { GroupVersionKind, ObjectOf } from '../../api/types/object-of.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Client } from '../client.js';
-import type { GroupVersionResource } from '../resources.js';
+import type { GroupVersionResource, ObjectOfResource } from '../resources.js';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './index-funcs.js';
 import { SharedIndexInformer, type TransformFunc } from './shared-informer.js';
 
@@ -47,9 +46,6 @@ export interface SharedInformerFactoryOptions {
   /** Page size of the lists (0: one page). */
   pageSize?: number;
 }
-
-/** The object type of a resource of the table (`RESOURCES.pods` → Pod); KubeObject for one the table does not type. */
-export type ObjectOfResource<R extends GroupVersionResource> = R extends GroupVersionKind ? ObjectOf<R> : KubeObject;
 
 /** schema.GroupVersionResource.String(): `apps/v1, Resource=deployments`, `/v1, Resource=pods`. */
 export function resourceString(gvr: GroupVersionResource): string {
