@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { KubeList, KubeObject } from '../api/meta.js';
 import { isAlreadyExists, StatusError } from '../api/status.js';
+import type { Deployment } from '../api/types/apps/v1.js';
+import type { ConfigMap, Pod } from '../api/types/core/v1.js';
 import { createClient } from './client.js';
 import { RESOURCES, resourcePath } from './resources.js';
 import { byteFetch, harness, TRANSPORT_KINDS } from './test-support.js';
@@ -43,6 +45,21 @@ async function rejection(p: Promise<unknown>): Promise<StatusError> {
 }
 
 describe('resources', () => {
+  it('types each call by the resource, or by the type asked for', () => {
+    const client = createClient(async () => new Response('{}'));
+    expectTypeOf(client.get(RESOURCES.pods, 'default', 'p')).resolves.toEqualTypeOf<Pod>();
+    expectTypeOf(client.list(RESOURCES.deployments)).resolves.toEqualTypeOf<KubeList<Deployment>>();
+    expectTypeOf(
+      client.create(RESOURCES.configmaps, 'default', { metadata: { name: 'x' } }),
+    ).resolves.toEqualTypeOf<ConfigMap>();
+    expectTypeOf(
+      client.get({ group: 'example.com', version: 'v1', resource: 'widgets' }, 'default', 'w'),
+    ).resolves.toEqualTypeOf<KubeObject>();
+    expectTypeOf(
+      client.get<ConfigMap>({ group: '', version: 'v1', resource: 'configmaps' }, 'default', 'x'),
+    ).resolves.toEqualTypeOf<ConfigMap>();
+  });
+
   it('builds paths', () => {
     expect(resourcePath(RESOURCES.pods, 'default', 'p', 'status')).toBe('/api/v1/namespaces/default/pods/p/status');
     expect(resourcePath(RESOURCES.deployments)).toBe('/apis/apps/v1/deployments');

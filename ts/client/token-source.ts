@@ -8,8 +8,8 @@
  *   const source = await serviceAccountTokenSource({ client, transport, namespace: 'kube-system', name: 'namespace-controller', clock });
  *   const controllerClient = createClient(inProcessTransport(api, source.current));
  */
-import type { KubeObject } from '../api/meta.js';
 import { isAlreadyExists, isNotFound } from '../api/status.js';
+import type { TokenRequest } from '../api/types/authentication/v1.js';
 import type { Clock } from '../sim/clock.js';
 import type { Client } from './client.js';
 import { errorFromResponse } from './errors.js';
@@ -91,10 +91,7 @@ async function requestToken(
     }),
   );
   if (res.status !== 201) throw await errorFromResponse(res);
-  const body = (await res.json()) as KubeObject & {
-    spec?: { expirationSeconds?: number };
-    status?: { token?: string };
-  };
+  const body = (await res.json()) as TokenRequest;
   const token = body.status?.token ?? '';
   if (token === '') throw new Error(`TokenRequest for ${namespace}/${name} answered no token`);
   return { token, expirationSeconds: body.spec?.expirationSeconds ?? expirationSeconds };

@@ -9,8 +9,8 @@
  */
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import { hasStatusCause, isNotFound, NAMESPACE_TERMINATING_CAUSE } from '../../api/status.js';
-import type { Pod, PodSpec, PodTemplateSpec } from '../../api/types/core/v1.js';
-import type { DeepReadonly } from '../../api/types/readonly.js';
+import type { Pod, PodTemplateSpec } from '../../api/types/core/v1.js';
+import { type DeepReadonly, deepCopy } from '../../api/types/readonly.js';
 import { nameIsDNSSubdomain } from '../../api/validation/names.js';
 import type { Client } from '../../client/client.js';
 import type { EventRecorder } from '../../client/event-recorder.js';
@@ -82,7 +82,7 @@ export function getPodFromTemplate(
       ...(controllerRef === undefined ? {} : { ownerReferences: [{ ...controllerRef }] }),
     },
   };
-  if (template.spec !== undefined) pod.spec = structuredClone(template.spec) as PodSpec;
+  if (template.spec !== undefined) pod.spec = deepCopy(template.spec);
   return pod;
 }
 
@@ -123,21 +123,16 @@ export class RealPodControl implements PodControlInterface {
     if (Object.keys(pod.metadata?.labels ?? {}).length === 0) throw new Error('unable to create pods, no labels');
     let created: Pod;
     try {
-      created = await this.client.create<Pod>(RESOURCES.pods, namespace, pod);
+      created = await this.client.create(RESOURCES.pods, namespace, pod);
     } catch (err) {
       // Only an Event when the namespace is not going away.
       if (!hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) {
-        this.recorder.record(
-          object as KubeObject,
-          'Warning',
-          FAILED_CREATE_POD_REASON,
-          `Error creating: ${errorText(err)}`,
-        );
+        this.recorder.record(object, 'Warning', FAILED_CREATE_POD_REASON, `Error creating: ${errorText(err)}`);
       }
       throw err;
     }
     this.recorder.record(
-      object as KubeObject,
+      object,
       'Normal',
       SUCCESSFUL_CREATE_POD_REASON,
       `Created pod: ${created.metadata?.name ?? ''}`,
@@ -150,15 +145,10 @@ export class RealPodControl implements PodControlInterface {
       await this.client.delete(RESOURCES.pods, namespace, podID);
     } catch (err) {
       if (isNotFound(err)) throw err;
-      this.recorder.record(
-        object as KubeObject,
-        'Warning',
-        FAILED_DELETE_POD_REASON,
-        `Error deleting: ${errorText(err)}`,
-      );
+      this.recorder.record(object, 'Warning', FAILED_DELETE_POD_REASON, `Error deleting: ${errorText(err)}`);
       throw new Error(`unable to delete pods: ${errorText(err)}`, { cause: err });
     }
-    this.recorder.record(object as KubeObject, 'Normal', SUCCESSFUL_DELETE_POD_REASON, `Deleted pod: ${podID}`);
+    this.recorder.record(object, 'Normal', SUCCESSFUL_DELETE_POD_REASON, `Deleted pod: ${podID}`);
   }
 
   /** PatchPod: a strategic-merge patch (the ControllerRef manager's adopt and release). */

@@ -49,7 +49,7 @@ export class NamespacedResourcesDeleter {
   async delete(name: string): Promise<void> {
     let ns: Namespace;
     try {
-      ns = await this.options.client.get<Namespace>(RESOURCES.namespaces, undefined, name);
+      ns = await this.options.client.get(RESOURCES.namespaces, undefined, name);
     } catch (err) {
       if (isNotFound(err)) return;
       throw err;
@@ -142,7 +142,7 @@ export class NamespacedResourcesDeleter {
       } catch (err) {
         if (isNotFound(err)) return;
         if (!isConflict(err) || attempt >= 4) throw err;
-        current = await client.get<Namespace>(RESOURCES.namespaces, undefined, ns.metadata?.name ?? '');
+        current = await client.get(RESOURCES.namespaces, undefined, ns.metadata?.name ?? '');
       }
     }
   }

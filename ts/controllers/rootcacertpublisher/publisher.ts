@@ -18,7 +18,7 @@
 
 import { hasStatusCause, isNotFound, NAMESPACE_TERMINATING_CAUSE } from '../../api/status.js';
 import type { ConfigMap } from '../../api/types/core/v1.js';
-import type { DeepReadonly } from '../../api/types/readonly.js';
+import { type DeepReadonly, deepCopy } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { Lister } from '../../client/informers/listers.js';
@@ -65,7 +65,7 @@ export class RootCAPublisher implements Controller {
       // namespaceUpdated: only an Active namespace is looked at again.
       syncUpdated: (ns) => (ns.status?.phase ?? 'Active') === 'Active',
     });
-    const configMaps = options.factory.informerFor<ConfigMap>(RESOURCES.configmaps);
+    const configMaps = options.factory.informerFor(RESOURCES.configmaps);
     this.configMaps = configMaps.lister();
     // configMapUpdated, configMapDeleted: only the root CA ConfigMap matters.
     const configMapChanged = (cm: DeepReadonly<ConfigMap>) => {
@@ -89,7 +89,7 @@ export class RootCAPublisher implements Controller {
     const cm = this.configMaps.get(namespace, ROOT_CA_CERT_CONFIGMAP_NAME);
     if (cm === undefined) {
       try {
-        await this.client.create<ConfigMap>(RESOURCES.configmaps, namespace, {
+        await this.client.create(RESOURCES.configmaps, namespace, {
           metadata: { name: ROOT_CA_CERT_CONFIGMAP_NAME, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
           data,
         });
@@ -107,7 +107,7 @@ export class RootCAPublisher implements Controller {
       (cm.metadata?.annotations?.[DESCRIPTION_ANNOTATION] ?? '') !== '';
     if (same) return;
     // A copy: the cached object is every reader's.
-    const next = structuredClone(cm) as ConfigMap;
+    const next = deepCopy(cm);
     next.data = data;
     next.metadata = {
       ...(next.metadata ?? {}),

@@ -58,7 +58,7 @@ export class ServiceAccountsController implements Controller {
       ...(options.onError === undefined ? {} : { onError: options.onError }),
     });
     this.namespaces = this.loop.namespaces.lister();
-    const serviceAccounts = options.factory.informerFor<ServiceAccount>(RESOURCES.serviceaccounts);
+    const serviceAccounts = options.factory.informerFor(RESOURCES.serviceaccounts);
     this.serviceAccounts = serviceAccounts.lister();
     // serviceAccountDeleted: its namespace is looked at again.
     this.loop.watch(serviceAccounts, {
