@@ -7,6 +7,7 @@
  */
 import type { DeleteOptions } from '../../api/meta.js';
 import { isNotFound } from '../../api/status.js';
+import type { CustomResourceDefinitionCondition } from '../../api/types/apiextensions/v1.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
 import { decodeStored } from '../decode/codec.js';
@@ -15,10 +16,10 @@ import { storeDelete } from '../registry/generic/delete.js';
 import { collectionPrefix, type ResourceInfo } from '../registry/resources.js';
 import { customResourceStorage } from './cr-storage.js';
 import { servedResourcesOf } from './served.js';
-import type { Crd, CrdCondition } from './types.js';
+import type { Crd, Unchecked } from './types.js';
 
 export interface DeleteInstancesResult {
-  condition: Omit<CrdCondition, 'lastTransitionTime'>;
+  condition: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
   /** Instances remain (or a delete failed): run again later. */
   retry: boolean;
 }
