@@ -16,7 +16,7 @@ import { storeDelete } from '../registry/generic/delete.js';
 import { collectionPrefix, type ResourceInfo } from '../registry/resources.js';
 import { customResourceStorage } from './cr-storage.js';
 import { servedResourcesOf } from './served.js';
-import type { Crd, Unchecked } from './types.js';
+import type { Crd } from './types.js';
 
 export interface DeleteInstancesResult {
   condition: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
