@@ -261,7 +261,7 @@ function validateConversion(spec: Unchecked<CustomResourceDefinitionSpec>, path:
   if (strategy === 'Webhook') {
     return [forbidden(path.child('strategy'), 'conversion webhooks are not supported by this server (kubewasm)')];
   }
-  const webhook = conversion.webhook as { clientConfig?: unknown; conversionReviewVersions?: unknown[] } | undefined;
+  const webhook = conversion.webhook;
   const errs: ErrorList = [];
   if (webhook?.clientConfig !== undefined && webhook.clientConfig !== null) {
     errs.push(forbidden(path.child('webhookClientConfig'), 'should not be set when strategy is not set to Webhook'));

@@ -4,7 +4,7 @@
  * cache — however many controllers, node agents or plugins read it.
  *
  *   const factory = new SharedInformerFactory(client, { clock, onError });
- *   const pods = factory.informerFor<Pod>(RESOURCES.pods);   // the same object for every caller
+ *   const pods = factory.informerFor(RESOURCES.pods);   // Pods' informer, the same object for every caller
  *   pods.addEventHandler({ … });
  *   factory.start();                  // starts every informer asked for so far
  *   await factory.waitForCacheSync();
@@ -80,7 +80,8 @@ export class SharedInformerFactory {
     this.options.tweakListOptions?.(selectors);
     const { watchTimeoutSeconds, pageSize, onError, transform } = this.options;
     // A cluster-scoped resource has no namespaces to narrow to (its typed client takes none).
-    const namespace = (resource as { namespaced?: boolean }).namespaced === false ? undefined : this.options.namespace;
+    const clusterScoped = 'namespaced' in resource && resource.namespaced === false;
+    const namespace = clusterScoped ? undefined : this.options.namespace;
     const informer: Informer = new SharedIndexInformer(this.client, resource, {
       clock: this.clock,
       indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
