@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../ts/api/meta.js';
+import { StatusError } from '../../ts/api/status.js';
 import { type HttpsTestServer, httpsTestServer } from '../../ts/apiserver/node/testing/https-test-server.js';
 import { type Client, createClient } from '../../ts/client/client.js';
-import { ApiError } from '../../ts/client/errors.js';
 import { SharedIndexInformer as Informer } from '../../ts/client/informers/shared-informer.js';
 import { RESOURCES } from '../../ts/client/resources.js';
 import { httpTransport, inProcessTransport, type Transport } from '../../ts/client/transport.js';
@@ -34,14 +34,14 @@ const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({
   data,
 });
 
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
+async function rejection(p: Promise<unknown>): Promise<StatusError> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (err instanceof StatusError) return err;
     throw err;
   }
-  throw new Error('expected an ApiError');
+  throw new Error('expected a StatusError');
 }
 
 /** Reads `count` events (or until the stream ends). */
@@ -69,7 +69,7 @@ describe.each(KINDS)('transport contract: %s', (kind) => {
     return { s: server, client: createClient(transportFor(kind, server)) };
   }
 
-  it('does CRUD and turns refusals into ApiError with the Status', async () => {
+  it('does CRUD and turns refusals into StatusError with the Status', async () => {
     const { s, client } = await setup();
     const created = await client.create(RESOURCES.configmaps, 'default', cm('a', { k: 'v' }));
     expect(created.metadata?.uid).toBeTruthy();
@@ -149,7 +149,10 @@ describe.each(KINDS)('transport contract: %s', (kind) => {
     const late = await client.watch(RESOURCES.configmaps, { resourceVersion: old });
     const [ev] = await take(late, 1);
     expect(ev?.type).toBe('ERROR');
-    expect(ev?.type === 'ERROR' ? new ApiError(ev.object) : undefined).toMatchObject({ code: 410, reason: 'Expired' });
+    expect(ev?.type === 'ERROR' ? new StatusError(ev.object) : undefined).toMatchObject({
+      code: 410,
+      reason: 'Expired',
+    });
   });
 
   it('refuses invalid watch options with the 422 Status', async () => {

@@ -3,6 +3,27 @@ import { FieldPath, invalid, required } from './field-errors.js';
 import type { Status } from './meta.js';
 import {
   forbiddenStatusError,
+  hasStatusCause,
+  isAlreadyExists,
+  isBadRequest,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInternalError,
+  isInvalid,
+  isMethodNotSupported,
+  isNotAcceptable,
+  isNotFound,
+  isRequestEntityTooLarge,
+  isResourceExpired,
+  isServerTimeout,
+  isServiceUnavailable,
+  isStatusError,
+  isTimeout,
+  isTooManyRequests,
+  isUnauthorized,
+  isUnsupportedMediaType,
+  NAMESPACE_TERMINATING_CAUSE,
   newAlreadyExists,
   newApplyConflict,
   newBadRequest,
@@ -25,6 +46,7 @@ import {
   newTooManyRequestsError,
   newUnauthorized,
   newUnsupportedMediaType,
+  reasonForError,
   StatusError,
   statusCode,
   toStatus,
@@ -161,5 +183,121 @@ describe('request-level errors', () => {
       reason: 'UnsupportedMediaType',
       message: 'the body of the request was in an unknown format - accepted media types include: application/json',
     });
+  });
+});
+
+// errors_test.go TestErrorNew and the Is* functions' reason-or-code rule (knownReasons).
+describe('the errors.go predicates', () => {
+  const predicates = {
+    isAlreadyExists,
+    isBadRequest,
+    isConflict,
+    isForbidden,
+    isGone,
+    isInternalError,
+    isInvalid,
+    isMethodNotSupported,
+    isNotAcceptable,
+    isNotFound,
+    isRequestEntityTooLarge,
+    isResourceExpired,
+    isServerTimeout,
+    isServiceUnavailable,
+    isTimeout,
+    isTooManyRequests,
+    isUnauthorized,
+    isUnsupportedMediaType,
+  };
+  const tests = { group: '', resource: 'tests' };
+  it.each([
+    ['NewAlreadyExists', newAlreadyExists(tests, '1'), ['isAlreadyExists']],
+    ['NewGenerateNameConflict', newGenerateNameConflict(tests, '1', 1), ['isAlreadyExists']],
+    ['NewConflict', newConflict(tests, '2', 'message'), ['isConflict']],
+    ['NewNotFound', newNotFound(tests, '3'), ['isNotFound']],
+    ['NewInvalid', newInvalid({ group: '', kind: 'Test' }, '2', []), ['isInvalid']],
+    ['NewBadRequest', newBadRequest('reason'), ['isBadRequest']],
+    ['NewForbidden', newForbidden(tests, '2', 'reason'), ['isForbidden']],
+    ['NewUnauthorized', newUnauthorized('reason'), ['isUnauthorized']],
+    ['NewServerTimeout', newServerTimeout(tests, 'reason', 0), ['isServerTimeout']],
+    ['NewTimeoutError', newTimeoutError('reason', 0), ['isTimeout']],
+    [
+      'NewMethodNotSupported',
+      newMethodNotSupported({ group: '', resource: 'foos' }, 'delete'),
+      ['isMethodNotSupported'],
+    ],
+    ['NewTooManyRequests', newTooManyRequests('reason', 10), ['isTooManyRequests']],
+    ['NewTooManyRequestsError', newTooManyRequestsError('reason'), ['isTooManyRequests']],
+    ['NewRequestEntityTooLargeError', newRequestEntityTooLarge('reason'), ['isRequestEntityTooLarge']],
+    ['NewServiceUnavailable', newServiceUnavailable('reason'), ['isServiceUnavailable']],
+    ['NewInternalError', newInternalError('reason'), ['isInternalError']],
+    ['NewGone', newGone('reason'), ['isGone']],
+    ['NewResourceExpired', newResourceExpired('reason'), ['isResourceExpired']],
+    ['NewUnsupportedMediaType', newUnsupportedMediaType(['a']), ['isUnsupportedMediaType']],
+    ['NewNotAcceptable', newNotAcceptable(['a']), ['isNotAcceptable']],
+  ] as const)('%s is only what it says', (_, err, expected) => {
+    const matched = Object.entries(predicates)
+      .filter(([, is]) => is(err))
+      .map(([name]) => name);
+    expect(matched).toEqual(expected);
+  });
+
+  it('takes the code only when the reason is not one Go knows', () => {
+    const unknown = (code: number) => new StatusError({ status: 'Failure', code });
+    expect(isNotFound(unknown(404))).toBe(true);
+    expect(isConflict(unknown(409))).toBe(true);
+    expect(isAlreadyExists(unknown(409))).toBe(false);
+    expect(isInvalid(unknown(422))).toBe(true);
+    expect(isGone(unknown(410))).toBe(true);
+    expect(isResourceExpired(unknown(410))).toBe(false);
+    expect(isServerTimeout(unknown(500))).toBe(false);
+    expect(isInternalError(unknown(500))).toBe(true);
+    // A known reason wins over the code…
+    expect(isNotFound(new StatusError({ status: 'Failure', reason: 'Conflict', code: 404 }))).toBe(false);
+    // …except for TooManyRequests and RequestEntityTooLarge, which have always looked at the code.
+    expect(isTooManyRequests(new StatusError({ status: 'Failure', reason: 'Conflict', code: 429 }))).toBe(true);
+    expect(isRequestEntityTooLarge(new StatusError({ status: 'Failure', reason: 'Conflict', code: 413 }))).toBe(true);
+  });
+
+  it('answers false and the unknown reason for errors without a Status', () => {
+    for (const err of [new Error('x'), undefined, null, 'NotFound', { reason: 'NotFound', code: 404 }]) {
+      expect(isStatusError(err)).toBe(false);
+      expect(isNotFound(err)).toBe(false);
+      expect(reasonForError(err)).toBe('');
+      expect(hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)).toBe(false);
+    }
+    expect(reasonForError(newNotFound(tests, 'x'))).toBe('NotFound');
+  });
+
+  it('finds a cause by its type (HasStatusCause)', () => {
+    const terminating = new StatusError({
+      status: 'Failure',
+      reason: 'Forbidden',
+      code: 403,
+      details: {
+        causes: [
+          { reason: 'NamespaceTerminating', message: 'namespace x is being terminated', field: 'metadata.namespace' },
+        ],
+      },
+    });
+    expect(hasStatusCause(terminating, NAMESPACE_TERMINATING_CAUSE)).toBe(true);
+    expect(hasStatusCause(terminating, 'FieldValueInvalid')).toBe(false);
+    expect(hasStatusCause(newNotFound(tests, 'x'), NAMESPACE_TERMINATING_CAUSE)).toBe(false);
+  });
+
+  it('keeps a whole Status as it came (a client-side StatusError from a response body)', () => {
+    const body: Status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'pods "x" not found',
+      reason: 'NotFound',
+      details: { name: 'x', kind: 'pods' },
+      code: 404,
+    };
+    const err = new StatusError(body);
+    expect(err.status).toEqual(body);
+    expect(err.message).toBe('pods "x" not found');
+    expect(err).toMatchObject({ code: 404, reason: 'NotFound', details: { name: 'x', kind: 'pods' } });
   });
 });

@@ -1,7 +1,13 @@
 /**
- * The Status errors kube-apiserver returns, built as k8s.io/apimachinery/pkg/api/errors/errors.go
- * (v0.32) builds them: same code, reason, message and details. Messages quote names with Go's %q.
- * `toStatus` turns any thrown value into the Status body to send.
+ * k8s.io/apimachinery/pkg/api/errors (errors.go, v0.32) for server and client alike: StatusError,
+ * the Status errors kube-apiserver returns built as Go builds them (same code, reason, message and
+ * details; names quoted with Go's %q), and the predicates callers branch on (`isNotFound`,
+ * `isAlreadyExists`, `isConflict`, `reasonForError`, `hasStatusCause` …), never on message text.
+ * The apiserver throws StatusErrors and `toStatus` turns any thrown value into the body to send;
+ * the client (ts/client/errors.ts) rebuilds them from responses and watch ERROR events.
+ *
+ *   try { await client.create(RESOURCES.pods, 'default', pod) }
+ *   catch (err) { if (!isAlreadyExists(err)) throw err }
  */
 import { type ErrorList, errorListMessage } from './field-errors.js';
 import { goQuote } from './go-format.js';
@@ -29,21 +35,33 @@ export function groupKindString(gk: GroupKind): string {
   return gk.group.length === 0 ? gk.kind : `${gk.kind}.${gk.group}`;
 }
 
-/** An error that is a Status (errors.StatusError); `status` is the exact body to send. */
+/** A Status to build a StatusError from: a whole one (a response body), or without its TypeMeta. */
+export type StatusInit = Omit<Status, 'kind' | 'apiVersion' | 'metadata'> &
+  Partial<Pick<Status, 'kind' | 'apiVersion' | 'metadata'>>;
+
+/**
+ * An error that is a Status (errors.StatusError): on the server `status` is the exact body to
+ * send, on the client the body the server sent. Its message is the Status's, as Error() is.
+ */
 export class StatusError extends Error {
   override readonly name = 'StatusError';
   readonly status: Status;
-  constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata'> & { metadata?: Status['metadata'] }) {
+  constructor(status: StatusInit) {
     super(status.message ?? '');
     this.status = { kind: 'Status', apiVersion: 'v1', metadata: {}, ...status };
   }
 
+  /** The HTTP status code; 500 when the Status has none (as toStatus answers). */
   get code(): number {
     return this.status.code ?? 500;
   }
 
   get reason(): StatusReason {
     return this.status.reason ?? '';
+  }
+
+  get details(): StatusDetails | undefined {
+    return this.status.details;
   }
 }
 
@@ -392,4 +410,145 @@ export function toStatus(err: unknown): Status {
 /** The HTTP status code to answer with for any thrown value. */
 export function statusCode(err: unknown): number {
   return toStatus(err).code ?? 500;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The predicates of errors.go: a StatusError's reason, or for a reason Go does not know, its code.
+
+/** errors.go knownReasons: every StatusReason constant but StatusReasonUnknown (''). */
+const KNOWN_REASONS: ReadonlySet<string> = new Set<StatusReason>([
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Invalid',
+  'ServerTimeout',
+  'StorageReadError',
+  'Timeout',
+  'TooManyRequests',
+  'BadRequest',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'InternalError',
+  'Expired',
+  'ServiceUnavailable',
+]);
+
+/** `err` carries a Status (errors.APIStatus): a StatusError from the apiserver or the client. */
+export function isStatusError(err: unknown): err is StatusError {
+  return err instanceof StatusError;
+}
+
+/** ReasonForError: the Status's reason, '' (StatusReasonUnknown) for an error that has no Status. */
+export function reasonForError(err: unknown): StatusReason {
+  return err instanceof StatusError ? err.reason : '';
+}
+
+/** The reason, or for an error of no known reason its code (reasonAndCodeForError + knownReasons). */
+function hasReasonOrCode(err: unknown, reason: StatusReason, code: number): boolean {
+  if (!(err instanceof StatusError)) return false;
+  const r = err.reason;
+  return r === reason || (!KNOWN_REASONS.has(r) && err.status.code === code);
+}
+
+/** IsNotFound: 404 NotFound (newNotFound, newPathNotFound). */
+export function isNotFound(err: unknown): boolean {
+  return hasReasonOrCode(err, 'NotFound', 404);
+}
+
+/** IsAlreadyExists: 409 AlreadyExists (a create of a taken name). */
+export function isAlreadyExists(err: unknown): boolean {
+  return reasonForError(err) === 'AlreadyExists';
+}
+
+/** IsConflict: 409 Conflict (a stale resourceVersion or a failed precondition). */
+export function isConflict(err: unknown): boolean {
+  return hasReasonOrCode(err, 'Conflict', 409);
+}
+
+/** IsInvalid: 422 Invalid. */
+export function isInvalid(err: unknown): boolean {
+  return hasReasonOrCode(err, 'Invalid', 422);
+}
+
+/** IsGone: 410 Gone. */
+export function isGone(err: unknown): boolean {
+  return hasReasonOrCode(err, 'Gone', 410);
+}
+
+/** IsResourceExpired: 410 Expired (a compacted resourceVersion). */
+export function isResourceExpired(err: unknown): boolean {
+  return reasonForError(err) === 'Expired';
+}
+
+/** IsNotAcceptable: 406. */
+export function isNotAcceptable(err: unknown): boolean {
+  return hasReasonOrCode(err, 'NotAcceptable', 406);
+}
+
+/** IsUnsupportedMediaType: 415 (e.g. a strategic merge patch of a custom resource). */
+export function isUnsupportedMediaType(err: unknown): boolean {
+  return hasReasonOrCode(err, 'UnsupportedMediaType', 415);
+}
+
+/** IsMethodNotSupported: 405. */
+export function isMethodNotSupported(err: unknown): boolean {
+  return hasReasonOrCode(err, 'MethodNotAllowed', 405);
+}
+
+/** IsServiceUnavailable: 503. */
+export function isServiceUnavailable(err: unknown): boolean {
+  return hasReasonOrCode(err, 'ServiceUnavailable', 503);
+}
+
+/** IsBadRequest: 400. */
+export function isBadRequest(err: unknown): boolean {
+  return hasReasonOrCode(err, 'BadRequest', 400);
+}
+
+/** IsUnauthorized: 401. */
+export function isUnauthorized(err: unknown): boolean {
+  return hasReasonOrCode(err, 'Unauthorized', 401);
+}
+
+/** IsForbidden: 403. */
+export function isForbidden(err: unknown): boolean {
+  return hasReasonOrCode(err, 'Forbidden', 403);
+}
+
+/** IsTimeout: 504 Timeout. */
+export function isTimeout(err: unknown): boolean {
+  return hasReasonOrCode(err, 'Timeout', 504);
+}
+
+/** IsServerTimeout: reason ServerTimeout only (no code is scoped to retryable timeouts). */
+export function isServerTimeout(err: unknown): boolean {
+  return reasonForError(err) === 'ServerTimeout';
+}
+
+/** IsInternalError: 500 InternalError. */
+export function isInternalError(err: unknown): boolean {
+  return hasReasonOrCode(err, 'InternalError', 500);
+}
+
+/** IsTooManyRequests: reason TooManyRequests or code 429, whatever the reason (as Go keeps it). */
+export function isTooManyRequests(err: unknown): boolean {
+  return err instanceof StatusError && (err.reason === 'TooManyRequests' || err.status.code === 429);
+}
+
+/** IsRequestEntityTooLargeError: reason RequestEntityTooLarge or code 413, whatever the reason. */
+export function isRequestEntityTooLarge(err: unknown): boolean {
+  return err instanceof StatusError && (err.reason === 'RequestEntityTooLarge' || err.status.code === 413);
+}
+
+/** v1.NamespaceTerminatingCause (k8s.io/api core/v1 types.go): a create refused by a terminating namespace. */
+export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
+
+/** HasStatusCause: the Status's details have a cause of type `name` (StatusCause's `reason` on the wire). */
+export function hasStatusCause(err: unknown, name: string): boolean {
+  return err instanceof StatusError && (err.details?.causes ?? []).some((c) => c.reason === name);
 }

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta.js';
-import { RESOURCES as SERVED } from '../apiserver/registry/resources.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { KubeList, KubeObject } from '../api/meta.js';
+import { isAlreadyExists, StatusError } from '../api/status.js';
+import type { Deployment } from '../api/types/apps/v1.js';
+import type { ConfigMap, Pod } from '../api/types/core/v1.js';
 import { createClient } from './client.js';
-import { ApiError, isApiError } from './errors.js';
 import { RESOURCES, resourcePath } from './resources.js';
 import { byteFetch, harness, TRANSPORT_KINDS } from './testing/harness.js';
 import { httpTransport, inProcessTransport } from './transport.js';
@@ -33,26 +34,30 @@ const pod = (name: string): KubeObject => ({
   spec: { containers: [{ name: 'a', image: 'nginx' }] },
 });
 
-async function rejection(p: Promise<unknown>): Promise<ApiError> {
+async function rejection(p: Promise<unknown>): Promise<StatusError> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof ApiError) return err;
+    if (err instanceof StatusError) return err;
     throw err;
   }
-  throw new Error('expected an ApiError');
+  throw new Error('expected a StatusError');
 }
 
 describe('resources', () => {
-  it('mirrors the apiserver resource table', () => {
-    const served = SERVED.map((r) => ({
-      group: r.group,
-      version: r.version,
-      resource: r.resource,
-      kind: r.kind,
-      namespaced: r.namespaced,
-    }));
-    expect(Object.values(RESOURCES)).toEqual(served);
+  it('types each call by the resource, or by the type asked for', () => {
+    const client = createClient(async () => new Response('{}'));
+    expectTypeOf(client.get(RESOURCES.pods, 'default', 'p')).resolves.toEqualTypeOf<Pod>();
+    expectTypeOf(client.list(RESOURCES.deployments)).resolves.toEqualTypeOf<KubeList<Deployment>>();
+    expectTypeOf(
+      client.create(RESOURCES.configmaps, 'default', { metadata: { name: 'x' } }),
+    ).resolves.toEqualTypeOf<ConfigMap>();
+    expectTypeOf(
+      client.get({ group: 'example.com', version: 'v1', resource: 'widgets' }, 'default', 'w'),
+    ).resolves.toEqualTypeOf<KubeObject>();
+    expectTypeOf(
+      client.get<ConfigMap>({ group: '', version: 'v1', resource: 'configmaps' }, 'default', 'x'),
+    ).resolves.toEqualTypeOf<ConfigMap>();
   });
 
   it('builds paths', () => {
@@ -96,7 +101,7 @@ describe.each(TRANSPORT_KINDS)('client over %s', (kind) => {
     expect(gone.code).toBe(404);
   });
 
-  it('turns Status errors into ApiError with the reason', async () => {
+  it('turns Status errors into StatusError with the reason', async () => {
     const { client } = await harness(kind);
     const missing = await rejection(client.get(RESOURCES.configmaps, 'default', 'nope'));
     expect(missing).toMatchObject({ code: 404, reason: 'NotFound' });
@@ -106,7 +111,7 @@ describe.each(TRANSPORT_KINDS)('client over %s', (kind) => {
     const first = await client.create(RESOURCES.configmaps, 'default', cm('x'));
     const exists = await rejection(client.create(RESOURCES.configmaps, 'default', cm('x')));
     expect(exists).toMatchObject({ code: 409, reason: 'AlreadyExists' });
-    expect(isApiError(exists, 'AlreadyExists')).toBe(true);
+    expect(isAlreadyExists(exists)).toBe(true);
 
     await client.update(RESOURCES.configmaps, 'default', { ...first, data: { n: '1' } });
     const stale = await rejection(client.update(RESOURCES.configmaps, 'default', { ...first, data: { n: '2' } }));
@@ -224,16 +229,16 @@ describe.each(TRANSPORT_KINDS)('client over %s', (kind) => {
     await client.create(RESOURCES.configmaps, 'default', cm('b'));
     await client.create(RESOURCES.configmaps, 'default', cm('c'));
     await server.storage.compact(await server.storage.currentRevision());
-    let expired: ApiError | undefined;
+    let expired: StatusError | undefined;
     try {
       const late = await client.watch(RESOURCES.configmaps, { resourceVersion: old });
       for await (const ev of late) {
-        if (ev.type === 'ERROR') expired = new ApiError(ev.object);
+        if (ev.type === 'ERROR') expired = new StatusError(ev.object);
         break;
       }
       late.stop();
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+      if (!(err instanceof StatusError)) throw err;
       expired = err;
     }
     expect(expired).toMatchObject({ code: 410, reason: 'Expired' });

@@ -3,14 +3,17 @@
  * kubelets), the same over either transport:
  *
  *   const client = createClient(inProcessTransport(api, token));
- *   const pod = await client.get<Pod>(RESOURCES.pods, 'default', 'web-0');
+ *   const pod = await client.get(RESOURCES.pods, 'default', 'web-0');   // a Pod (ts/api/types)
  *   for await (const ev of await client.watch(RESOURCES.pods, { resourceVersion: list.metadata.resourceVersion })) …
  *
- * Non-2xx responses throw ApiError with the server's Status.
+ * Non-2xx responses throw a StatusError (ts/api/status.ts) with the server's Status.
  */
 import type { DeleteOptions, KubeList, KubeObject, Status } from '../api/meta.js';
+import type { GroupVersionResource, ObjectOfResource } from '../api/resources.js';
+import type { Scale } from '../api/types/autoscaling/v1.js';
+import type { Namespace } from '../api/types/core/v1.js';
 import { errorFromResponse } from './errors.js';
-import { type GroupVersionResource, resourcePath } from './resources.js';
+import { resourcePath } from './resources.js';
 import { CLIENT_ORIGIN, type Transport } from './transport.js';
 import { type WatchStream, watchStream } from './watch-stream.js';
 
@@ -49,56 +52,93 @@ export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
   strategic: 'application/strategic-merge-patch+json',
 };
 
-/** autoscaling/v1 Scale. */
-export interface Scale extends KubeObject {
-  spec?: { replicas?: number };
-  status?: { replicas: number; selector?: string };
-}
+/** autoscaling/v1 Scale, the body of every `…/scale` subresource. */
+export type { Scale };
 
+/**
+ * A write's body: an object of the resource's kind, or any KubeObject (what client-go's dynamic
+ * client sends as Unstructured); the answer is typed by the resource either way.
+ */
+export type BodyOf<R extends GroupVersionResource> = ObjectOfResource<R> | KubeObject;
+
+/**
+ * Each call comes in two forms: typed by the resource (`get(RESOURCES.pods, …)` answers a Pod; a
+ * resource of no known kind, a KubeObject), or by the type asked for (`get<Pod>(gvr, …)`), which
+ * generic code over a `T` uses.
+ */
 export interface Client {
-  get<T extends KubeObject = KubeObject>(
-    gvr: GroupVersionResource,
+  get<R extends GroupVersionResource>(
+    gvr: R,
     namespace: string | undefined,
     name: string,
-  ): Promise<T>;
-  list<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, options?: ListOptions): Promise<KubeList<T>>;
-  create<T extends KubeObject = KubeObject>(
+  ): Promise<ObjectOfResource<R>>;
+  get<T extends KubeObject>(gvr: GroupVersionResource, namespace: string | undefined, name: string): Promise<T>;
+  list<R extends GroupVersionResource>(gvr: R, options?: ListOptions): Promise<KubeList<ObjectOfResource<R>>>;
+  list<T extends KubeObject>(gvr: GroupVersionResource, options?: ListOptions): Promise<KubeList<T>>;
+  create<R extends GroupVersionResource>(
+    gvr: R,
+    namespace: string | undefined,
+    body: BodyOf<R>,
+    options?: WriteOptions,
+  ): Promise<ObjectOfResource<R>>;
+  create<T extends KubeObject>(
     gvr: GroupVersionResource,
     namespace: string | undefined,
     body: T,
     options?: WriteOptions,
   ): Promise<T>;
   /** PUT; the body's metadata.resourceVersion (when set) makes it a compare-and-swap (409 Conflict). */
-  update<T extends KubeObject = KubeObject>(
+  update<R extends GroupVersionResource>(
+    gvr: R,
+    namespace: string | undefined,
+    body: BodyOf<R>,
+    options?: WriteOptions,
+  ): Promise<ObjectOfResource<R>>;
+  update<T extends KubeObject>(
     gvr: GroupVersionResource,
     namespace: string | undefined,
     body: T,
     options?: WriteOptions,
   ): Promise<T>;
   /** PUT of `…/status`: only the status is written. */
-  updateStatus<T extends KubeObject = KubeObject>(
+  updateStatus<R extends GroupVersionResource>(
+    gvr: R,
+    namespace: string | undefined,
+    body: BodyOf<R>,
+    options?: WriteOptions,
+  ): Promise<ObjectOfResource<R>>;
+  updateStatus<T extends KubeObject>(
     gvr: GroupVersionResource,
     namespace: string | undefined,
     body: T,
     options?: WriteOptions,
   ): Promise<T>;
-  patch<T extends KubeObject = KubeObject>(
+  patch<R extends GroupVersionResource>(
+    gvr: R,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    body: unknown,
+    options?: PatchOptions,
+  ): Promise<ObjectOfResource<R>>;
+  patch<T extends KubeObject>(
     gvr: GroupVersionResource,
     namespace: string | undefined,
     name: string,
     type: PatchType,
     body: unknown,
-    options?: WriteOptions & { subresource?: 'status' | 'scale' },
+    options?: PatchOptions,
   ): Promise<T>;
   /** DELETE; answers the deleted object (or a Success Status). */
-  delete(
-    gvr: GroupVersionResource,
+  delete<R extends GroupVersionResource>(
+    gvr: R,
     namespace: string | undefined,
     name: string,
     options?: DeleteOptions,
-  ): Promise<KubeObject | Status>;
+  ): Promise<ObjectOfResource<R> | Status>;
   /** Opens a watch; an HTTP error (e.g. 410 Expired) throws here, a later one arrives as an ERROR event. */
-  watch<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, options: WatchOptions): Promise<WatchStream<T>>;
+  watch<R extends GroupVersionResource>(gvr: R, options: WatchOptions): Promise<WatchStream<ObjectOfResource<R>>>;
+  watch<T extends KubeObject>(gvr: GroupVersionResource, options: WatchOptions): Promise<WatchStream<T>>;
   /** POST pods/binding: assigns the pod to a node (409 when already bound). */
   bind(namespace: string, podName: string, nodeName: string): Promise<Status>;
   /** PATCH of the scale subresource to `replicas`; answers the new Scale. */
@@ -106,8 +146,10 @@ export interface Client {
   /** GET of the scale subresource. */
   getScale(gvr: GroupVersionResource, namespace: string, name: string): Promise<Scale>;
   /** PUT namespaces/<name>/finalize: writes only spec.finalizers (client-go Namespaces().Finalize). */
-  finalizeNamespace<T extends KubeObject = KubeObject>(namespace: T): Promise<T>;
+  finalizeNamespace(namespace: Namespace | KubeObject): Promise<Namespace>;
 }
+
+export type PatchOptions = WriteOptions & { subresource?: 'status' | 'scale' };
 
 type Query = Record<string, string | number | boolean | undefined>;
 
@@ -155,10 +197,12 @@ export function createClient(transport: Transport): Client {
     return (await res.json()) as T;
   }
 
+  // Each method answers what the server sent, as the type its caller's overload names.
   return {
-    get: (gvr, namespace, name) => json('GET', resourcePath(gvr, namespace, name)),
-    list: (gvr, o = {}) =>
-      json(
+    get: <T>(gvr: GroupVersionResource, namespace: string | undefined, name: string) =>
+      json<T>('GET', resourcePath(gvr, namespace, name)),
+    list: <T>(gvr: GroupVersionResource, o: ListOptions = {}) =>
+      json<KubeList<T>>(
         'GET',
         resourcePath(gvr, o.namespace) +
           queryString({
@@ -170,21 +214,33 @@ export function createClient(transport: Transport): Client {
             resourceVersionMatch: o.resourceVersionMatch,
           }),
       ),
-    create: (gvr, namespace, body, options) =>
-      json('POST', resourcePath(gvr, namespace) + queryString(writeQuery(options)), body),
-    update: (gvr, namespace, body, options) =>
-      json('PUT', resourcePath(gvr, namespace, nameOf(body)) + queryString(writeQuery(options)), body),
-    updateStatus: (gvr, namespace, body, options) =>
-      json('PUT', resourcePath(gvr, namespace, nameOf(body), 'status') + queryString(writeQuery(options)), body),
-    patch: (gvr, namespace, name, type, body, options) =>
-      json(
+    create: <T>(gvr: GroupVersionResource, namespace: string | undefined, body: KubeObject, options?: WriteOptions) =>
+      json<T>('POST', resourcePath(gvr, namespace) + queryString(writeQuery(options)), body),
+    update: <T>(gvr: GroupVersionResource, namespace: string | undefined, body: KubeObject, options?: WriteOptions) =>
+      json<T>('PUT', resourcePath(gvr, namespace, nameOf(body)) + queryString(writeQuery(options)), body),
+    updateStatus: <T>(
+      gvr: GroupVersionResource,
+      namespace: string | undefined,
+      body: KubeObject,
+      options?: WriteOptions,
+    ) => json<T>('PUT', resourcePath(gvr, namespace, nameOf(body), 'status') + queryString(writeQuery(options)), body),
+    patch: <T>(
+      gvr: GroupVersionResource,
+      namespace: string | undefined,
+      name: string,
+      type: PatchType,
+      body: unknown,
+      options?: PatchOptions,
+    ) =>
+      json<T>(
         'PATCH',
         resourcePath(gvr, namespace, name, options?.subresource) + queryString(writeQuery(options)),
         body,
         PATCH_CONTENT_TYPES[type],
       ),
-    delete: (gvr, namespace, name, options) => json('DELETE', resourcePath(gvr, namespace, name), options),
-    async watch<T extends KubeObject>(gvr: GroupVersionResource, o: WatchOptions): Promise<WatchStream<T>> {
+    delete: <T>(gvr: GroupVersionResource, namespace: string | undefined, name: string, options?: DeleteOptions) =>
+      json<T | Status>('DELETE', resourcePath(gvr, namespace, name), options),
+    async watch<T>(gvr: GroupVersionResource, o: WatchOptions): Promise<WatchStream<T>> {
       const path =
         resourcePath(gvr, o.namespace) +
         queryString({

@@ -1,68 +1,31 @@
 /**
  * The one error the client throws for an apiserver refusal: every non-2xx response (and every watch
- * ERROR event) becomes an ApiError carrying the Status. Callers branch on `reason` or `code`,
+ * ERROR event) becomes the apiserver's own StatusError (ts/api/status.ts, apimachinery's
+ * errors.StatusError) carrying the Status, as client-go's rest.Request does. Callers branch with
+ * errors.go's predicates (`isNotFound`, `isAlreadyExists`, `isConflict`, `hasStatusCause` …),
  * never on the message text.
- *
- *   try { await client.create(RESOURCES.pods, 'default', pod) }
- *   catch (err) { if (isApiError(err, 'AlreadyExists')) … }
  */
-import type { Status, StatusDetails, StatusReason } from '../api/meta.js';
 
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  readonly status: Status;
-
-  constructor(status: Status) {
-    super(status.message ?? `HTTP ${status.code ?? 0}`);
-    this.status = status;
-  }
-
-  /** HTTP status code (the Status's `code`). */
-  get code(): number {
-    return this.status.code ?? 0;
-  }
-
-  get reason(): StatusReason {
-    return this.status.reason ?? '';
-  }
-
-  get details(): StatusDetails | undefined {
-    return this.status.details;
-  }
-}
-
-/** True when `err` is an ApiError, with the given reason when one is named. */
-export function isApiError(err: unknown, reason?: StatusReason): err is ApiError {
-  return err instanceof ApiError && (reason === undefined || err.reason === reason);
-}
-
-/** A 410 (Expired or Gone): the asked resourceVersion was compacted; re-list. */
-export function isExpired(err: unknown): boolean {
-  return err instanceof ApiError && (err.code === 410 || err.reason === 'Expired' || err.reason === 'Gone');
-}
-
-/** A create refused because its namespace is terminating (a cause with reason v1.NamespaceTerminatingCause). */
-export function isNamespaceTerminating(err: unknown): boolean {
-  return err instanceof ApiError && (err.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
-}
+import type { Status, StatusReason } from '../api/meta.js';
+import { StatusError } from '../api/status.js';
 
 function isStatus(v: unknown): v is Status {
   return v !== null && typeof v === 'object' && (v as { kind?: unknown }).kind === 'Status';
 }
 
 /**
- * The ApiError for a non-2xx response: its Status body when it has one, else a Status built from
+ * The StatusError of a non-2xx response: its Status body when it has one, else a Status built from
  * the HTTP code (as client-go's newUnstructuredResponseError does for a body that is not a Status).
  */
-export async function errorFromResponse(res: Response): Promise<ApiError> {
+export async function errorFromResponse(res: Response): Promise<StatusError> {
   const text = await res.text();
   try {
     const body: unknown = JSON.parse(text);
-    if (isStatus(body)) return new ApiError({ ...body, code: body.code ?? res.status });
+    if (isStatus(body)) return new StatusError({ ...body, code: body.code ?? res.status });
   } catch {
     // not JSON: fall through
   }
-  return new ApiError({
+  return new StatusError({
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},

@@ -15,9 +15,13 @@
  *   recorder.record(pod, 'Normal', 'Scheduled', 'Successfully assigned default/p to n1');
  */
 import type { KubeObject } from '../api/meta.js';
+import { isNotFound, isStatusError } from '../api/status.js';
+import { rfc3339 } from '../api/time.js';
+import type { Event, EventSource, ObjectReference } from '../api/types/core/v1.js';
+import type { Time } from '../api/types/meta/v1.js';
+import type { DeepReadonly } from '../api/types/readonly.js';
 import { type Clock, realClock } from '../sim/clock.js';
 import type { Client } from './client.js';
-import { isApiError } from './errors.js';
 import { RESOURCES } from './resources.js';
 
 export type EventType = 'Normal' | 'Warning';
@@ -32,27 +36,18 @@ const DEFAULT_SPAM_QPS = 1 / 300;
 const MAX_QUEUED_EVENTS = 1000;
 const MAX_TRIES_PER_EVENT = 12;
 
-/** An Event as written: the fields tools/record sets. */
-export interface CoreEvent extends KubeObject {
-  involvedObject: {
-    kind?: string;
-    namespace?: string;
-    name?: string;
-    uid?: string;
-    apiVersion?: string;
-    resourceVersion?: string;
-    fieldPath?: string;
-  };
+/** A core/v1 Event as tools/record writes it (makeEvent): with every field it sets. */
+export type CoreEvent = Event & {
   reason: string;
   message: string;
-  source: { component: string; host?: string };
-  firstTimestamp: string;
-  lastTimestamp: string;
+  source: EventSource & { component: string };
+  firstTimestamp: Time;
+  lastTimestamp: Time;
   count: number;
   type: EventType;
   reportingComponent: string;
   reportingInstance: string;
-}
+};
 
 export interface EventRecorderOptions {
   client: Client;
@@ -66,11 +61,6 @@ export interface EventRecorderOptions {
   /** Spam filter: bucket size and refill rate per source and object. */
   spamBurst?: number;
   spamQps?: number;
-}
-
-/** metav1.Time: RFC 3339 at second precision. */
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** A fixed-capacity map that forgets its least recently used entry (golang-lru as events_cache uses it). */
@@ -181,7 +171,7 @@ export class EventRecorder {
   }
 
   /** Records an event about `obj` (recorder.Event); never throws, never waits. */
-  record(obj: KubeObject, type: EventType, reason: string, message: string): void {
+  record(obj: DeepReadonly<KubeObject>, type: EventType, reason: string, message: string): void {
     if (this.queued >= MAX_QUEUED_EVENTS) {
       this.dropped++;
       return;
@@ -214,14 +204,14 @@ export class EventRecorder {
   }
 
   /** The Event makeEvent builds for `obj`, before correlation (exported for tests). */
-  build(obj: KubeObject, type: EventType, reason: string, message: string): CoreEvent {
+  build(obj: DeepReadonly<KubeObject>, type: EventType, reason: string, message: string): CoreEvent {
     const meta = obj.metadata ?? {};
     const now = this.clock.now();
     // `%v.%x` of UnixNano; a sequence keeps names apart when a virtual clock stands still.
     const stamp = (BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16);
     const time = rfc3339(now);
     const namespace = meta.namespace || 'default';
-    const involvedObject: CoreEvent['involvedObject'] = {};
+    const involvedObject: ObjectReference = {};
     if (obj.kind) involvedObject.kind = obj.kind;
     if (meta.namespace) involvedObject.namespace = meta.namespace;
     if (meta.name) involvedObject.name = meta.name;
@@ -290,7 +280,7 @@ export class EventRecorder {
             });
             return;
           } catch (err) {
-            if (!(isApiError(err) && err.code === 404)) throw err;
+            if (!isNotFound(err)) throw err;
             const { resourceVersion: _rv, ...metadata } = event.metadata ?? {};
             await this.client.create(RESOURCES.events, ns, { ...event, metadata });
             return;
@@ -300,7 +290,7 @@ export class EventRecorder {
         return;
       } catch (err) {
         // recordEvent: AlreadyExists and other API errors are not retried; only transport failures are.
-        if (isApiError(err) || attempt >= MAX_TRIES_PER_EVENT) {
+        if (isStatusError(err) || attempt >= MAX_TRIES_PER_EVENT) {
           this.onError(err, event);
           return;
         }

@@ -1,17 +1,19 @@
 /** ts/client: one client interface over two transports, shared informers and the workqueue. */
 
-export type { DeepReadonly } from '../api/types/readonly.js';
+export { type DeepReadonly, type DeepWritable, deepCopy } from '../api/types/readonly.js';
 export {
+  type BodyOf,
   type Client,
   createClient,
   type ListOptions,
   PATCH_CONTENT_TYPES,
+  type PatchOptions,
   type PatchType,
   type Scale,
   type WatchOptions,
   type WriteOptions,
 } from './client.js';
-export { ApiError, errorFromResponse, isApiError, isExpired } from './errors.js';
+export { errorFromResponse } from './errors.js';
 export { type CoreEvent, EventRecorder, type EventRecorderOptions, type EventType } from './event-recorder.js';
 export { resourceString, SharedInformerFactory, type SharedInformerFactoryOptions } from './informers/factory.js';
 export {
@@ -41,7 +43,14 @@ export {
   type TransformFunc,
 } from './informers/shared-informer.js';
 export { IndexError, type Indexer, ThreadSafeStore } from './informers/thread-safe-store.js';
-export { apiVersionOf, type GroupVersionResource, RESOURCES, type ResourceType, resourcePath } from './resources.js';
+export {
+  apiVersionOf,
+  type GroupVersionResource,
+  type ObjectOfResource,
+  RESOURCES,
+  type ResourceType,
+  resourcePath,
+} from './resources.js';
 export {
   type HttpTransportOptions,
   httpTransport,

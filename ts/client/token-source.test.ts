@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isForbidden } from '../api/status.js';
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
 import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/authn/service-account-jwt.js';
 import type { ApiServer } from '../apiserver/server.js';
@@ -6,7 +7,6 @@ import { TOKEN, testServer } from '../apiserver/testing/test-server.js';
 import type { VirtualClock } from '../sim/clock.js';
 import { createClient } from './client.js';
 import { controllerTransport, isCollectionRead } from './controller-transport.js';
-import { isApiError } from './errors.js';
 import { SharedIndexInformer as Informer } from './informers/shared-informer.js';
 import { RESOURCES } from './resources.js';
 import { serviceAccountTokenSource } from './token-source.js';
@@ -75,7 +75,7 @@ describe('serviceAccountTokenSource', () => {
   it('surfaces the 403 of an identity that may not request tokens', async () => {
     const { api, clock } = await cluster();
     const err = await namespaceControllerToken(api, clock, 'nobody').catch((e: unknown) => e);
-    expect(isApiError(err, 'Forbidden')).toBe(true);
+    expect(isForbidden(err)).toBe(true);
     expect((err as Error).message).toBe(
       'serviceaccounts "namespace-controller" is forbidden: User "nobody" cannot get resource "serviceaccounts" in API group "" in the namespace "kube-system"',
     );

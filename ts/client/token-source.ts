@@ -8,10 +8,11 @@
  *   const source = await serviceAccountTokenSource({ client, transport, namespace: 'kube-system', name: 'namespace-controller', clock });
  *   const controllerClient = createClient(inProcessTransport(api, source.current));
  */
-import type { KubeObject } from '../api/meta.js';
+import { isAlreadyExists, isNotFound } from '../api/status.js';
+import type { TokenRequest } from '../api/types/authentication/v1.js';
 import type { Clock } from '../sim/clock.js';
 import type { Client } from './client.js';
-import { errorFromResponse, isApiError } from './errors.js';
+import { errorFromResponse } from './errors.js';
 import { RESOURCES, resourcePath } from './resources.js';
 import { CLIENT_ORIGIN, type Transport } from './transport.js';
 
@@ -47,13 +48,13 @@ async function getOrCreateServiceAccount(client: Client, namespace: string, name
     await client.get(RESOURCES.serviceaccounts, namespace, name);
     return;
   } catch (err) {
-    if (!isApiError(err, 'NotFound')) throw err;
+    if (!isNotFound(err)) throw err;
   }
   // Tolerated: the requester may not be allowed to create namespaces.
   try {
     await client.get(RESOURCES.namespaces, undefined, namespace);
   } catch (err) {
-    if (isApiError(err, 'NotFound')) {
+    if (isNotFound(err)) {
       await client
         .create(RESOURCES.namespaces, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })
         .catch(() => {});
@@ -66,7 +67,7 @@ async function getOrCreateServiceAccount(client: Client, namespace: string, name
       metadata: { namespace, name },
     });
   } catch (err) {
-    if (!isApiError(err, 'AlreadyExists')) throw err;
+    if (!isAlreadyExists(err)) throw err;
   }
 }
 
@@ -90,10 +91,7 @@ async function requestToken(
     }),
   );
   if (res.status !== 201) throw await errorFromResponse(res);
-  const body = (await res.json()) as KubeObject & {
-    spec?: { expirationSeconds?: number };
-    status?: { token?: string };
-  };
+  const body = (await res.json()) as TokenRequest;
   const token = body.status?.token ?? '';
   if (token === '') throw new Error(`TokenRequest for ${namespace}/${name} answered no token`);
   return { token, expirationSeconds: body.spec?.expirationSeconds ?? expirationSeconds };

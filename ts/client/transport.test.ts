@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { StatusError } from '../api/status.js';
 import { createClient } from './client.js';
-import { ApiError } from './errors.js';
 import { RESOURCES } from './resources.js';
 import {
   BEARER_PROTOCOL_PREFIX,
@@ -123,7 +123,7 @@ describe('httpTransport with webSocket', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toBeInstanceOf(StatusError);
     expect(err).toMatchObject({ code: 410, reason: 'Expired' });
     expect(fetched).toEqual(['GET https://127.0.0.1:6443/api/v1/configmaps?watch=true&resourceVersion=1 Bearer tøken']);
   });

@@ -12,15 +12,14 @@
  *   storage ─▶ apiserver ─▶ post-start hooks ─▶ serve? ─▶ kubernetes Service ─▶ scheduler
  *                                                                            ─▶ controller manager
  */
+import { BUILTIN_RESOURCES, type ResourceType } from '../api/resources.js';
 import { IpRange } from '../apiserver/allocators/ip-range.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../apiserver/allocators/service-allocation.js';
 import type { UserInfo } from '../apiserver/authn/tokens.js';
 import type { ApiServerOptions } from '../apiserver/config.js';
-import { RESOURCES as SERVED } from '../apiserver/registry/resources.js';
 import { type ApiServer, createApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
 import { SharedInformerFactory } from '../client/informers/factory.js';
-import type { ResourceType } from '../client/resources.js';
 import { inProcessTransport } from '../client/transport.js';
 import type { ControllerManagerOptions } from '../controllers/framework/context.js';
 import { Scheduler } from '../scheduler/loop/scheduler.js';
@@ -97,8 +96,8 @@ export interface Cluster {
 export function servedResources(): ResourceType[] {
   const seen = new Set<string>();
   const out: ResourceType[] = [];
-  for (const r of SERVED) {
-    if (r.verbs !== undefined && !r.verbs.includes('list')) continue;
+  for (const r of BUILTIN_RESOURCES) {
+    if (!r.verbs.includes('list')) continue;
     const key = `${r.group}/${r.resource}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -10,11 +10,12 @@
  *   bootstrap-controller (kubernetesservice) the `kubernetes` Service and its endpoints — started
  *                                           once the serving address and port are known
  */
+
+import { isAlreadyExists } from '../api/status.js';
 import { reconcileBootstrapPolicy } from '../apiserver/auth/bootstrap-policy.js';
 import { SYSTEM_PRIORITY_CLASSES } from '../apiserver/registry/scheduling/priorityclasses/strategy.js';
 import type { ApiServer } from '../apiserver/server.js';
 import type { Client } from '../client/client.js';
-import { isApiError } from '../client/errors.js';
 import { RESOURCES } from '../client/resources.js';
 import { KubernetesServiceController } from '../controllers/kubernetesservice/kubernetes-service-controller.js';
 import { SystemNamespacesController } from '../controllers/systemnamespaces/system-namespaces-controller.js';
@@ -50,7 +51,7 @@ export async function runPostStartHooks(options: PostStartOptions): Promise<Post
     try {
       await loopback.create(RESOURCES.priorityclasses, undefined, pc);
     } catch (err) {
-      if (!isApiError(err, 'AlreadyExists')) priorityLog.error(err, 'creating a system priority class');
+      if (!isAlreadyExists(err)) priorityLog.error(err, 'creating a system priority class');
     }
   }
 

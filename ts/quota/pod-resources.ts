@@ -5,7 +5,7 @@
  * container plus the sidecars started before it), plus the pod overhead (for limits only where a
  * limit is set). And the pod's QoS class (pkg/apis/core/v1/helper/qos GetPodQOS), for BestEffort.
  */
-import { compareQuantity } from '../api/validation/kinds/quantity.js';
+import { compareQuantity } from '../api/resource/quantity.js';
 import { addQuantity, parseResourceList, type ResourceList } from './resource-list.js';
 
 type Obj = Record<string, unknown>;

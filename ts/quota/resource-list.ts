@@ -6,7 +6,7 @@
  * A sum keeps the format of its left operand unless that is zero (Quantity.Add), so `0` + `1Gi`
  * prints `1Gi` and `1` + `500m` prints `1500m`, as Kubernetes prints them.
  */
-import { compareQuantity, parseQuantity, type Quantity, quantityString } from '../api/validation/kinds/quantity.js';
+import { compareQuantity, parseQuantity, type Quantity, quantityString } from '../api/resource/quantity.js';
 
 export type ResourceList = Map<string, Quantity>;
 

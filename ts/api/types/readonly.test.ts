@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { KubeObject } from '../meta.js';
 import type { Container, Pod } from './core/v1.js';
 import type { Time } from './meta/v1.js';
-import type { DeepReadonly } from './readonly.js';
+import { type DeepReadonly, deepCopy } from './readonly.js';
 
 describe('DeepReadonly', () => {
   it('makes an object read-only all the way down', () => {
@@ -33,5 +33,17 @@ describe('DeepReadonly', () => {
     // A read-only view cannot be handed on as a mutable object (its arrays are read-only): copy it first.
     expectTypeOf<DeepReadonly<Pod>>().not.toExtend<KubeObject>();
     expectTypeOf<DeepReadonly<Pod>>().not.toExtend<Pod>();
+  });
+});
+
+describe('deepCopy', () => {
+  it('copies a read-only view into an object of its own, typed mutable again', () => {
+    const cached: DeepReadonly<Pod> = { metadata: { name: 'web', labels: { app: 'web' } }, spec: { containers: [] } };
+    const copy = deepCopy(cached);
+    expectTypeOf(copy).toMatchTypeOf<Pod>();
+    copy.metadata = { ...copy.metadata, labels: { app: 'db' } };
+    copy.spec?.containers.push({ name: 'nginx' });
+    expect(cached).toEqual({ metadata: { name: 'web', labels: { app: 'web' } }, spec: { containers: [] } });
+    expect(copy.spec?.containers).toEqual([{ name: 'nginx' }]);
   });
 });

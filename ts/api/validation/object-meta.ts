@@ -11,6 +11,7 @@ import {
   type ObjectMeta,
   type OwnerReference,
 } from '../meta.js';
+import { goTimeString } from '../time.js';
 import { validateLabels } from './labels.js';
 import { isQualifiedName, type ValidateNameFunc, validateNamespaceName } from './names.js';
 
@@ -272,7 +273,7 @@ export function validateObjectMetaUpdate(
     errs.push(
       invalid(
         path.child('creationTimestamp'),
-        new GoLiteral(goTime(newMeta.creationTimestamp)),
+        new GoLiteral(goTimeString(newMeta.creationTimestamp)),
         FIELD_IMMUTABLE_ERROR_MSG,
       ),
     );
@@ -282,7 +283,7 @@ export function validateObjectMetaUpdate(
     errs.push(
       invalid(
         path.child('deletionTimestamp'),
-        v === undefined || v === null ? null : new GoLiteral(goTime(v)),
+        v === undefined || v === null ? null : new GoLiteral(goTimeString(v)),
         FIELD_IMMUTABLE_ERROR_MSG,
       ),
     );
@@ -326,17 +327,4 @@ function sameOptionalTime(a: string | null | undefined, b: string | null | undef
   const bNil = b === undefined || b === null;
   if (aNil || bNil) return aNil && bNil;
   return sameTime(a, b);
-}
-
-/**
- * Go's time.Time String() of a metav1.Time as kube-apiserver prints it (UTC):
- * `2024-05-01 12:00:00 +0000 UTC`; the zero time when absent.
- */
-export function goTime(t: string | null | undefined): string {
-  if (t === undefined || t === null || t === '') return '0001-01-01 00:00:00 +0000 UTC';
-  const ms = Date.parse(t);
-  if (Number.isNaN(ms)) return t;
-  const iso = new Date(ms).toISOString(); // 2024-05-01T12:00:00.000Z
-  const fraction = /\.(\d+)/.exec(t)?.[1]?.replace(/0+$/, '') ?? '';
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction === '' ? '' : `.${fraction}`} +0000 UTC`;
 }

@@ -11,7 +11,7 @@
  * PersistentVolumeClaim limits are not enforced: PVCs are not served.
  */
 import type { KubeObject } from '../../api/meta.js';
-import { parseQuantity, type Quantity, quantityString } from '../../api/validation/kinds/quantity.js';
+import { parseQuantity, type Quantity, quantityString } from '../../api/resource/quantity.js';
 import { admissionForbidden, aggregateMessage } from './chain.js';
 import { type AdmissionDeps, listStored } from './deps.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';

@@ -15,7 +15,7 @@ import { type ErrorList, FieldPath, forbidden, invalid, required } from '../../a
 import { parseFieldSelector } from '../../api/fields/selector.js';
 import { GoLiteral, goQuote } from '../../api/go-format.js';
 import { parseToRequirements, Requirement } from '../../api/labels/selector.js';
-import type { KubeObject, LabelSelectorRequirement, ObjectMeta } from '../../api/meta.js';
+import type { LabelSelectorRequirement, ObjectMeta } from '../../api/meta.js';
 import { newBadRequest, newInvalid, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
 import { validateLabelSelectorRequirement } from '../../api/validation/labels.js';
 import { ensureObjectNamespaceMatchesRequestNamespace } from '../../api/validation/request-namespace.js';
@@ -638,7 +638,7 @@ function answer(
     spec,
     status,
   };
-  return jsonResponse(201, obj as unknown as KubeObject, { warnings: [...warnings] });
+  return jsonResponse(201, obj, { warnings: [...warnings] });
 }
 
 /**

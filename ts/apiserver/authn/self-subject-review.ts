@@ -3,11 +3,10 @@
  * the answer is the requester's user as authentication (and impersonation) left it
  * (pkg/registry/authentication/selfsubjectreview/rest.go, v1.32).
  */
-import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
+import { rfc3339 } from '../../api/time.js';
 import { decodeCreateBody } from '../endpoints/create.js';
 import { jsonResponse } from '../endpoints/response.js';
-import { rfc3339 } from '../registry/generic/names.js';
 import type { ResourceInfo } from '../registry/resources.js';
 import type { UserInfo } from './tokens.js';
 
@@ -50,5 +49,5 @@ export function handleSelfSubjectReview(
     metadata: { creationTimestamp: rfc3339(now) },
     status: { userInfo: userInfoJson(user) },
   };
-  return jsonResponse(201, obj as unknown as KubeObject, { warnings });
+  return jsonResponse(201, obj, { warnings });
 }

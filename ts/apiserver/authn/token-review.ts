@@ -3,7 +3,6 @@
  * through the apiserver's bearer token authenticators for the spec's audiences (default: the API
  * audiences), as pkg/registry/authentication/tokenreview/storage.go does (v1.32).
  */
-import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest, newInternalError, newMethodNotAllowed, newPathNotFound } from '../../api/status.js';
 import { decodeCreateBody } from '../endpoints/create.js';
 import { jsonResponse } from '../endpoints/response.js';
@@ -60,5 +59,5 @@ export async function handleTokenReview(
     spec: { token, ...(specAudiences.length > 0 ? { audiences: specAudiences } : {}) },
     status,
   };
-  return jsonResponse(201, obj as unknown as KubeObject, { warnings });
+  return jsonResponse(201, obj, { warnings });
 }

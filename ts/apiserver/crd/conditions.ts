@@ -3,21 +3,26 @@
  * helpers.go): SetCRDCondition keeps lastTransitionTime unless the status changes, and reports
  * whether anything changed (IsCRDConditionEquivalent).
  */
-import type { Crd, CrdCondition } from './types.js';
+import type { CustomResourceDefinitionCondition } from '../../api/types/apiextensions/v1.js';
+import type { Crd, Unchecked } from './types.js';
 
 export type ConditionType = 'NamesAccepted' | 'Established' | 'Terminating' | 'NonStructuralSchema';
 
-export function findCondition(crd: Crd, type: ConditionType): CrdCondition | undefined {
+export function findCondition(crd: Crd, type: ConditionType): Unchecked<CustomResourceDefinitionCondition> | undefined {
   return (crd.status?.conditions ?? []).find((c) => c.type === type);
 }
 
 /** IsCRDConditionTrue and friends. */
-export function isCondition(crd: Crd, type: ConditionType, status: CrdCondition['status']): boolean {
+export function isCondition(
+  crd: Crd,
+  type: ConditionType,
+  status: Unchecked<CustomResourceDefinitionCondition>['status'],
+): boolean {
   return findCondition(crd, type)?.status === status;
 }
 
 /** The condition with its fields in the order Go writes them. */
-function ordered(c: CrdCondition): CrdCondition {
+function ordered(c: CustomResourceDefinitionCondition): CustomResourceDefinitionCondition {
   return {
     type: c.type,
     status: c.status,
@@ -31,7 +36,11 @@ function ordered(c: CrdCondition): CrdCondition {
  * SetCRDCondition: replaces the condition of the same type; the transition time moves only when
  * the status does. False when the condition was already there, equivalent (IsCRDConditionEquivalent).
  */
-export function setCondition(crd: Crd, condition: Omit<CrdCondition, 'lastTransitionTime'>, now: string): boolean {
+export function setCondition(
+  crd: Crd,
+  condition: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>,
+  now: string,
+): boolean {
   crd.status ??= {};
   const conditions = crd.status.conditions ?? [];
   crd.status.conditions = conditions;
@@ -40,7 +49,7 @@ export function setCondition(crd: Crd, condition: Omit<CrdCondition, 'lastTransi
     conditions.push(ordered({ ...condition, lastTransitionTime: now }));
     return true;
   }
-  const old = conditions[i] as CrdCondition;
+  const old = conditions[i] as Unchecked<CustomResourceDefinitionCondition>;
   if (old.status === condition.status && old.reason === condition.reason && old.message === condition.message) {
     return false;
   }

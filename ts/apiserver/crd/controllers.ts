@@ -6,10 +6,10 @@
  * time, as the naming controller requires; a key queued while it is worked on runs again after.
  */
 
+import { rfc3339 } from '../../api/time.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage, StoredObject } from '../../storage/storage.js';
 import { decodeForRewrite, encodeForStorage } from '../decode/codec.js';
-import { rfc3339 } from '../registry/generic/names.js';
 import { isCondition, setCondition } from './conditions.js';
 import { deleteInstances } from './finalizer.js';
 import { calculateNames, namesEqual } from './naming.js';

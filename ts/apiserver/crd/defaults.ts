@@ -3,7 +3,8 @@
  * (k8s.io/apiextensions-apiserver pkg/apis/apiextensions/v1/defaults.go and
  * pkg/registry/customresourcedefinition/strategy.go, v1.32).
  */
-import type { Crd, CrdStatus } from './types.js';
+import type { CustomResourceDefinitionStatus } from '../../api/types/apiextensions/v1.js';
+import type { Crd, Unchecked } from './types.js';
 
 /** SetDefaults_CustomResourceDefinitionSpec: singular = lower-case kind, listKind = kind + "List", conversion None. */
 export function defaultCrd(crd: Crd): void {
@@ -29,7 +30,10 @@ export function storageVersionOf(crd: Crd): string | undefined {
  */
 export function prepareCrdCreate(crd: Crd): void {
   defaultCrd(crd);
-  const status: CrdStatus = { acceptedNames: { plural: '', kind: '' }, storedVersions: [] };
+  const status: Unchecked<CustomResourceDefinitionStatus> = {
+    acceptedNames: { plural: '', kind: '' },
+    storedVersions: [],
+  };
   const storage = storageVersionOf(crd);
   if (storage !== undefined) status.storedVersions = [storage];
   crd.status = status;
@@ -38,7 +42,9 @@ export function prepareCrdCreate(crd: Crd): void {
 /** strategy.PrepareForUpdate: the status is the stored one, plus a new storage version in storedVersions. */
 export function prepareCrdUpdate(crd: Crd, old: Crd): void {
   defaultCrd(crd);
-  const status: CrdStatus = structuredClone(old.status ?? { acceptedNames: { plural: '', kind: '' } });
+  const status: Unchecked<CustomResourceDefinitionStatus> = structuredClone(
+    old.status ?? { acceptedNames: { plural: '', kind: '' } },
+  );
   const storage = storageVersionOf(crd);
   const stored = status.storedVersions ?? [];
   if (storage !== undefined && !stored.includes(storage)) stored.push(storage);

@@ -6,7 +6,8 @@
  * to be run again a second later, leaving the Terminating condition as InstanceDeletionInProgress.
  */
 import type { DeleteOptions } from '../../api/meta.js';
-import { StatusError } from '../../api/status.js';
+import { isNotFound } from '../../api/status.js';
+import type { CustomResourceDefinitionCondition } from '../../api/types/apiextensions/v1.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
 import { decodeStored } from '../decode/codec.js';
@@ -15,10 +16,10 @@ import { storeDelete } from '../registry/generic/delete.js';
 import { collectionPrefix, type ResourceInfo } from '../registry/resources.js';
 import { customResourceStorage } from './cr-storage.js';
 import { servedResourcesOf } from './served.js';
-import type { Crd, CrdCondition } from './types.js';
+import type { Crd } from './types.js';
 
 export interface DeleteInstancesResult {
-  condition: Omit<CrdCondition, 'lastTransitionTime'>;
+  condition: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
   /** Instances remain (or a delete failed): run again later. */
   retry: boolean;
 }
@@ -61,7 +62,7 @@ export async function deleteInstances(storage: Storage, crd: Crd, clock: Clock):
         options,
       );
     } catch (err) {
-      if (!(err instanceof StatusError && err.code === 404)) errors.push((err as Error).message);
+      if (!isNotFound(err)) errors.push((err as Error).message);
     }
   }
   if (errors.length > 0) {

@@ -5,8 +5,12 @@
  * Established condition it starts with ("Installing" until the establishing controller sets it).
  */
 import { goQuote } from '../../api/go-format.js';
+import type {
+  CustomResourceDefinitionCondition,
+  CustomResourceDefinitionNames,
+} from '../../api/types/apiextensions/v1.js';
 import { findCondition } from './conditions.js';
-import type { Crd, CrdCondition, CrdNames } from './types.js';
+import type { Crd, Unchecked } from './types.js';
 
 /** equalToAcceptedOrFresh. */
 function conflict(requested: string, accepted: string, used: ReadonlySet<string>): string | undefined {
@@ -35,9 +39,9 @@ export function acceptedNamesOfGroup(
 }
 
 export interface NamingResult {
-  names: CrdNames;
-  namesAccepted: Omit<CrdCondition, 'lastTransitionTime'>;
-  established: Omit<CrdCondition, 'lastTransitionTime'>;
+  names: CustomResourceDefinitionNames;
+  namesAccepted: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
+  established: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
 }
 
 /** calculateNamesAndConditions. */
@@ -45,7 +49,7 @@ export function calculateNames(crd: Crd, all: Iterable<Crd>): NamingResult {
   const { resources, kinds } = acceptedNamesOfGroup(all, crd.spec?.group ?? '');
   const requested = crd.spec?.names ?? {};
   const accepted = crd.status?.acceptedNames ?? {};
-  const names: CrdNames = structuredClone(accepted);
+  const names: Unchecked<CustomResourceDefinitionNames> = structuredClone(accepted);
   let failed: { reason: string; message: string } | undefined;
   const check = (reason: string, err: string | undefined, accept: () => void) => {
     if (err !== undefined) failed = { reason, message: err };
@@ -90,12 +94,11 @@ export function calculateNames(crd: Crd, all: Iterable<Crd>): NamingResult {
       ? { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' }
       : { type: 'NamesAccepted', status: 'False', ...failed };
   const old = findCondition(crd, 'Established');
-  let established: NamingResult['established'] = old ?? {
-    type: 'Established',
-    status: 'False',
-    reason: 'NotAccepted',
-    message: 'not all names are accepted',
-  };
+  // The stored condition as Go reads it: a missing status is "".
+  let established: NamingResult['established'] =
+    old === undefined
+      ? { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' }
+      : { ...old, type: 'Established', status: old.status ?? '' };
   if (established.status !== 'True' && namesAccepted.status === 'True') {
     established = {
       type: 'Established',
@@ -108,7 +111,7 @@ export function calculateNames(crd: Crd, all: Iterable<Crd>): NamingResult {
 }
 
 /** CustomResourceDefinitionNames in Go's field order (plural and kind always written). */
-export function orderedNames(n: CrdNames): CrdNames {
+export function orderedNames(n: Unchecked<CustomResourceDefinitionNames>): CustomResourceDefinitionNames {
   return {
     plural: n.plural ?? '',
     ...(n.singular ? { singular: n.singular } : {}),
@@ -120,6 +123,9 @@ export function orderedNames(n: CrdNames): CrdNames {
 }
 
 /** Whether spec.names and status.acceptedNames are the same (the sync's early exit). */
-export function namesEqual(a: CrdNames, b: CrdNames): boolean {
+export function namesEqual(
+  a: Unchecked<CustomResourceDefinitionNames>,
+  b: Unchecked<CustomResourceDefinitionNames>,
+): boolean {
   return JSON.stringify(orderedNames(a)) === JSON.stringify(orderedNames(b));
 }

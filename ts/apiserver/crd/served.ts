@@ -5,19 +5,20 @@
  * columns, and whether the CRD is being deleted (then creates are refused).
  */
 
+import type { CustomResourceColumnDefinition } from '../../api/types/apiextensions/v1.js';
 import { compareVersionPriority } from '../../api/version-priority.js';
 import type { ResourceInfo } from '../registry/resources.js';
 import { isCondition } from './conditions.js';
 import { storageVersionOf } from './defaults.js';
 import { CREATION_TIMESTAMP_DESCRIPTION } from './table.js';
-import type { Crd, CrdColumn, CustomResourceServing } from './types.js';
+import type { Crd, CustomResourceServing, Unchecked } from './types.js';
 
 // discovery_controller.go: the verbs of a custom resource, and of one whose CRD is terminating.
 const VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 const TERMINATING_VERBS = ['delete', 'deletecollection', 'get', 'list', 'watch'];
 
 /** serveDefaultColumnsIfEmpty: an Age column of metadata.creationTimestamp. */
-const DEFAULT_COLUMNS: readonly CrdColumn[] = [
+const DEFAULT_COLUMNS: readonly Unchecked<CustomResourceColumnDefinition>[] = [
   { name: 'Age', type: 'date', description: CREATION_TIMESTAMP_DESCRIPTION, jsonPath: '.metadata.creationTimestamp' },
 ];
 

@@ -6,9 +6,10 @@
  * without columns gets Age (serveDefaultColumnsIfEmpty).
  */
 import type { KubeObject, Table, TableColumnDefinition } from '../../api/meta.js';
+import type { CustomResourceColumnDefinition } from '../../api/types/apiextensions/v1.js';
 import { humanDuration, tableOf } from '../endpoints/tables/column.js';
 import { findResults, parseJsonPath, printText } from './jsonpath.js';
-import type { CrdColumn } from './types.js';
+import type { Unchecked } from './types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -19,7 +20,9 @@ export const CREATION_TIMESTAMP_DESCRIPTION =
   'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
 
 /** The column definitions: Name, then the CRD's columns. */
-export function customColumnDefinitions(columns: readonly CrdColumn[]): TableColumnDefinition[] {
+export function customColumnDefinitions(
+  columns: readonly Unchecked<CustomResourceColumnDefinition>[],
+): TableColumnDefinition[] {
   return [
     { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
     ...columns.map((c) => ({
@@ -59,7 +62,11 @@ function cellFor(type: string, value: unknown, now: number): unknown {
 }
 
 /** The cells of one object: its name, then each column's value. */
-export function customRowCells(columns: readonly CrdColumn[], o: Obj, now: number): unknown[] {
+export function customRowCells(
+  columns: readonly Unchecked<CustomResourceColumnDefinition>[],
+  o: Obj,
+  now: number,
+): unknown[] {
   const meta = isObject(o.metadata) ? o.metadata : {};
   const cells: unknown[] = [typeof meta.name === 'string' ? meta.name : ''];
   for (const c of columns) {
@@ -79,7 +86,7 @@ const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' &
 
 /** The Table of `objects` (rows carry PartialObjectMetadata, as MetaToTableRow makes them). */
 export function customTable(
-  columns: readonly CrdColumn[],
+  columns: readonly Unchecked<CustomResourceColumnDefinition>[],
   objects: readonly KubeObject[],
   options: { now: number; noHeaders?: boolean; resourceVersion?: string; continue?: string },
 ): Table {

@@ -1,82 +1,34 @@
 /**
- * apiextensions.k8s.io/v1 CustomResourceDefinition as this server reads it
- * (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/types.go, v1.32): the fields the
- * validation, the controllers and the serving of custom resources use.
+ * The CustomResourceDefinition as the CRD code reads it — apiextensions/v1's generated type
+ * (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/types.go, v1.32), every field
+ * checked before use —, what serving custom resources takes from it, the CRD cleanup finalizer,
+ * and the JSON object test the CRD code shares.
  */
-import type { KubeObject } from '../../api/meta.js';
+import type {
+  CustomResourceColumnDefinition,
+  CustomResourceDefinition,
+  CustomResourceSubresourceScale,
+} from '../../api/types/apiextensions/v1.js';
 import type { JSONSchemaProps } from './schema-api.js';
 
 /** The finalizer the CRD carries while its instances are deleted (apiextensions CustomResourceCleanupFinalizer). */
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
-export interface CrdNames {
-  plural?: string;
-  singular?: string;
-  shortNames?: string[];
-  kind?: string;
-  listKind?: string;
-  categories?: string[];
-}
+/**
+ * An apiextensions/v1 object as this code reads it, from a request or from storage: any field may
+ * be absent, as Go reads a zero value for it (the code checks, never trusts) — except inside an
+ * openAPIV3Schema, which the schema library (./schema/) takes as it is and checks itself.
+ */
+export type Unchecked<T> = T extends readonly (infer E)[]
+  ? Unchecked<E>[]
+  : T extends object
+    ? 'x-kubernetes-validations' extends keyof T
+      ? T
+      : { [K in keyof T]?: Unchecked<T[K]> }
+    : T;
 
-export interface CrdColumn {
-  name?: string;
-  type?: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-  jsonPath?: string;
-}
-
-export interface CrdScale {
-  specReplicasPath?: string;
-  statusReplicasPath?: string;
-  labelSelectorPath?: string;
-}
-
-export interface CrdSubresources {
-  status?: Record<string, unknown> | null;
-  scale?: CrdScale | null;
-}
-
-export interface CrdVersion {
-  name?: string;
-  served?: boolean;
-  storage?: boolean;
-  deprecated?: boolean;
-  deprecationWarning?: string;
-  schema?: { openAPIV3Schema?: JSONSchemaProps } | null;
-  subresources?: CrdSubresources | null;
-  additionalPrinterColumns?: CrdColumn[];
-  selectableFields?: { jsonPath?: string }[];
-}
-
-export interface CrdCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface CrdSpec {
-  group?: string;
-  names?: CrdNames;
-  scope?: string;
-  versions?: CrdVersion[];
-  conversion?: { strategy?: string; webhook?: unknown } | null;
-  preserveUnknownFields?: boolean;
-}
-
-export interface CrdStatus {
-  conditions?: CrdCondition[];
-  acceptedNames?: CrdNames;
-  storedVersions?: string[];
-}
-
-export interface Crd extends KubeObject {
-  spec?: CrdSpec;
-  status?: CrdStatus;
-}
+/** A CustomResourceDefinition (ts/api/types/apiextensions/v1.ts) as the CRD code reads it; its metadata as validated. */
+export type Crd = Omit<Unchecked<CustomResourceDefinition>, 'metadata'> & Pick<CustomResourceDefinition, 'metadata'>;
 
 type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -91,9 +43,9 @@ export interface CustomResourceServing {
   listKind: string;
   /** The version's openAPIV3Schema. */
   schema: JSONSchemaProps | undefined;
-  scale?: CrdScale;
+  scale?: Unchecked<CustomResourceSubresourceScale>;
   /** additionalPrinterColumns, or the default Age column when there are none. */
-  columns: readonly CrdColumn[];
+  columns: readonly Unchecked<CustomResourceColumnDefinition>[];
   /** The CRD's Terminating condition is True: creates are refused (405). */
   terminating: boolean;
   /** The version's deprecation warning, when deprecated. */

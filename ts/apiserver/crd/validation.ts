@@ -8,11 +8,17 @@
  */
 import { type ErrorList, FieldPath, forbidden, invalid, notSupported, required } from '../../api/field-errors.js';
 import { GoLiteral, goQuote } from '../../api/go-format.js';
+import type {
+  CustomResourceColumnDefinition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionSpec,
+  CustomResourceSubresources,
+} from '../../api/types/apiextensions/v1.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../api/validation/names.js';
 import { validateImmutableField } from '../../api/validation/object-meta.js';
 import { isCondition } from './conditions.js';
 import { validateStructural } from './schema-api.js';
-import type { Crd, CrdColumn, CrdNames, CrdSpec, CrdSubresources } from './types.js';
+import type { Crd, Unchecked } from './types.js';
 
 const SPEC = FieldPath.root('spec');
 
@@ -24,7 +30,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** ValidateCustomResourceDefinition beyond ObjectMeta's generic checks (the generic store runs those). */
 export function validateCrd(crd: Crd): ErrorList {
-  const spec: CrdSpec = crd.spec ?? {};
+  const spec: Unchecked<CustomResourceDefinitionSpec> = crd.spec ?? {};
   const errs: ErrorList = [];
   const name = crd.metadata?.name ?? '';
   if (name !== '') {
@@ -157,7 +163,11 @@ function hasDefaults(v: unknown): boolean {
 }
 
 /** validateCustomResourceDefinitionSpec with v1's options (requireOpenAPISchema on create). */
-function validateSpec(spec: CrdSpec, path: FieldPath, requireSchemas: boolean): ErrorList {
+function validateSpec(
+  spec: Unchecked<CustomResourceDefinitionSpec>,
+  path: FieldPath,
+  requireSchemas: boolean,
+): ErrorList {
   const errs: ErrorList = [];
   const group = str(spec.group);
   if (group === '') errs.push(required(path.child('group'), ''));
@@ -240,7 +250,7 @@ function validateDeprecationWarning(deprecated: boolean, warning: string | undef
  * validateCustomResourceConversion. A conversion webhook is not served by this apiserver:
  * strategy Webhook is refused (Forbidden) instead of validated and called.
  */
-function validateConversion(spec: CrdSpec, path: FieldPath): ErrorList {
+function validateConversion(spec: Unchecked<CustomResourceDefinitionSpec>, path: FieldPath): ErrorList {
   const conversion = spec.conversion;
   if (conversion === undefined || conversion === null) return [];
   const strategy = str(conversion.strategy);
@@ -251,7 +261,7 @@ function validateConversion(spec: CrdSpec, path: FieldPath): ErrorList {
   if (strategy === 'Webhook') {
     return [forbidden(path.child('strategy'), 'conversion webhooks are not supported by this server (kubewasm)')];
   }
-  const webhook = conversion.webhook as { clientConfig?: unknown; conversionReviewVersions?: unknown[] } | undefined;
+  const webhook = conversion.webhook;
   const errs: ErrorList = [];
   if (webhook?.clientConfig !== undefined && webhook.clientConfig !== null) {
     errs.push(forbidden(path.child('webhookClientConfig'), 'should not be set when strategy is not set to Webhook'));
@@ -265,7 +275,7 @@ function validateConversion(spec: CrdSpec, path: FieldPath): ErrorList {
 }
 
 /** ValidateCustomResourceDefinitionNames. */
-export function validateNames(names: CrdNames, path: FieldPath): ErrorList {
+export function validateNames(names: Unchecked<CustomResourceDefinitionNames>, path: FieldPath): ErrorList {
   const errs: ErrorList = [];
   const dns1035 = (field: string, value: string, p: FieldPath = path.child(field)) => {
     const msgs = isDNS1035Label(value);
@@ -304,7 +314,10 @@ function validateSimpleJsonPath(s: string, path: FieldPath): ErrorList {
 }
 
 /** ValidateCustomResourceDefinitionSubresources: the scale paths (note Kubernetes' `scale.specReplicasPath` path element). */
-function validateSubresources(sub: CrdSubresources | null | undefined, path: FieldPath): ErrorList {
+function validateSubresources(
+  sub: Unchecked<CustomResourceSubresources> | null | undefined,
+  path: FieldPath,
+): ErrorList {
   const scale = sub?.scale;
   if (scale === undefined || scale === null) return [];
   const errs: ErrorList = [];
@@ -328,7 +341,7 @@ function validateSubresources(sub: CrdSubresources | null | undefined, path: Fie
 }
 
 /** ValidateCustomResourceColumnDefinition (its path element is the internal `JSONPath`). */
-function validateColumn(col: CrdColumn, path: FieldPath): ErrorList {
+function validateColumn(col: Unchecked<CustomResourceColumnDefinition>, path: FieldPath): ErrorList {
   const errs: ErrorList = [];
   if (str(col.name) === '') errs.push(required(path.child('name'), ''));
   const type = str(col.type);

@@ -6,6 +6,7 @@
  * (registry/generic/store.ts). 201 with the object as stored.
  */
 import type { KubeObject } from '../../api/meta.js';
+import { rfc3339 } from '../../api/time.js';
 import type { WriteOptions } from '../../api/validation/options.js';
 import {
   ensureObjectNamespaceMatchesRequestNamespace,
@@ -17,7 +18,6 @@ import { parseJsonObject } from '../decode/codec.js';
 import { checkUnknownFields } from '../decode/field-validation.js';
 import { checkTypeMeta, metaOf } from '../decode/type-meta.js';
 import { isDryRun, type ResourceRequest, type RestContext } from '../registry/generic/context.js';
-import { rfc3339 } from '../registry/generic/names.js';
 import { storeCreate } from '../registry/generic/store.js';
 import type { ResourceInfo } from '../registry/resources.js';
 import { applyVersionDefaults } from '../registry/strategies.js';

@@ -4,7 +4,8 @@
  * (patch/), and server-side apply (application/apply-patch+yaml) through the field manager
  * (apply/), creating a missing object through the create path. The update itself is update.ts'.
  */
-import { newBadRequest, newUnsupportedMediaType, StatusError } from '../../api/status.js';
+import { isAlreadyExists, isNotFound, newBadRequest, newUnsupportedMediaType } from '../../api/status.js';
+import { rfc3339 } from '../../api/time.js';
 import type { WriteOptions } from '../../api/validation/options.js';
 import { APPLY_PATCH_TYPE, applyWrite, parseApplyPatch } from '../apply/request.js';
 import { withPatchSource } from '../decode/field-validation.js';
@@ -12,7 +13,6 @@ import { metaOf } from '../decode/type-meta.js';
 import { type Json, jsonPatch, mergePatch } from '../patch/json-patch.js';
 import { strategicMergePatch } from '../patch/strategic-merge.js';
 import type { ResourceRequest, RestContext } from '../registry/generic/context.js';
-import { rfc3339 } from '../registry/generic/names.js';
 import { storageCall } from '../registry/generic/storage-call.js';
 import { objectKey } from '../registry/resources.js';
 import type { UpdateMode } from '../registry/strategy.js';
@@ -88,7 +88,7 @@ async function applyObject(
   const exists = await storageCall('get', req.info, req.name, () => ctx.storage.get(key)).then(
     (o) => o !== undefined,
     (err: unknown) => {
-      if (err instanceof StatusError && err.code === 404) return false;
+      if (isNotFound(err)) return false;
       throw err;
     },
   );
@@ -108,7 +108,7 @@ async function applyObject(
       return await createObject(ctx, createReq, JSON.stringify(config), created);
     } catch (err) {
       // Created by someone else meanwhile: apply onto theirs.
-      if (!(err instanceof StatusError && err.reason === 'AlreadyExists')) throw err;
+      if (!isAlreadyExists(err)) throw err;
     }
   }
   const { obj, warnings } = await updateWith(

@@ -4,6 +4,7 @@
  * v1.32) show first for a few kinds. Rows carry PartialObjectMetadata.
  */
 import type { KubeObject, Table, TableColumnDefinition } from '../../api/meta.js';
+import { rfc3339 } from '../../api/time.js';
 import { customTable } from '../crd/table.js';
 import type { ResourceInfo } from '../registry/resources.js';
 import { APPS_LAYOUTS } from './tables/apps.js';
@@ -259,7 +260,7 @@ const DEFAULT_CONVERTOR: Layout = [
     'CreationTimestamp is a timestamp representing the server time when this object was created.',
     (o) => {
       const ms = Date.parse(String(obj(o.metadata).creationTimestamp ?? ''));
-      return Number.isNaN(ms) ? '0001-01-01T00:00:00Z' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      return Number.isNaN(ms) ? '0001-01-01T00:00:00Z' : rfc3339(ms);
     },
   ),
 ];

@@ -8,6 +8,7 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { newBadRequest } from '../../api/status.js';
+import { rfc3339 } from '../../api/time.js';
 import type { WriteOptions } from '../../api/validation/options.js';
 import {
   ensureObjectNamespaceMatchesRequestNamespace,
@@ -19,7 +20,6 @@ import { parseJsonObject } from '../decode/codec.js';
 import { checkUnknownFields, withRawJson } from '../decode/field-validation.js';
 import { checkTypeMeta, metaOf } from '../decode/type-meta.js';
 import { isDryRun, type ResourceRequest, type RestContext } from '../registry/generic/context.js';
-import { rfc3339 } from '../registry/generic/names.js';
 import { storeUpdate } from '../registry/generic/store.js';
 import { applyVersionDefaults } from '../registry/strategies.js';
 import type { UpdateMode } from '../registry/strategy.js';

@@ -1,7 +1,17 @@
 /**
- * The resource registry: every resource this apiserver serves, in one table. Discovery, the REST
+ * The resource registry: every resource this apiserver serves. The built-in ones are the API's
+ * table (ts/api/resources.ts: kind, scope, names, verbs, subresources), each with how this server
+ * serves it (SERVING below: its fields, generation, storage version; its strategy is found in
+ * strategies.ts); custom resources come from their CRDs (crd/served.ts). Discovery, the REST
  * handlers, field validation and Table printing all read it.
  */
+import {
+  apiVersionOf,
+  BUILTIN_RESOURCES,
+  type BuiltinResource,
+  RESOURCE_VERBS,
+  type SubresourceName,
+} from '../../api/resources.js';
 import type { CustomResourceServing } from '../crd/types.js';
 
 export interface ResourceInfo {
@@ -12,8 +22,8 @@ export interface ResourceInfo {
   singular: string;
   kind: string;
   namespaced: boolean;
-  shortNames: string[];
-  categories: string[];
+  shortNames: readonly string[];
+  categories: readonly string[];
   /** metadata.generation is kept (1 on create, +1 on every spec change). */
   generation: boolean;
   /** Top-level fields the kind has besides apiVersion, kind and metadata (for fieldValidation). */
@@ -64,7 +74,7 @@ export interface CustomResourceLookup {
 }
 
 /** The subresources this apiserver serves (endpoints/subresources.ts). */
-export type SubresourceName = 'binding' | 'eviction' | 'finalize' | 'log' | 'scale' | 'status' | 'token';
+export type { SubresourceName };
 
 /** How discovery describes a subresource: its kind (group/version when it lives elsewhere) and verbs. */
 export interface SubresourceInfo {
@@ -75,116 +85,35 @@ export interface SubresourceInfo {
   verbs: readonly string[];
 }
 
-const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
-export const RESOURCE_VERBS: readonly string[] = VERBS;
+export { RESOURCE_VERBS };
 
-function r(
-  info: Omit<ResourceInfo, 'singular' | 'categories' | 'shortNames' | 'generation' | 'statusOnSubresource'> &
-    Partial<ResourceInfo>,
-): ResourceInfo {
-  return {
-    singular: info.kind.toLowerCase(),
-    categories: [],
-    shortNames: [],
-    generation: false,
-    statusOnSubresource: false,
-    ...info,
-  };
+/** How this apiserver serves a built-in resource, beyond what ts/api/resources.ts says of it. */
+interface Serving {
+  /** Top-level fields besides apiVersion, kind and metadata (for fieldValidation). */
+  fields: readonly string[];
+  /** metadata.generation kept (1 on create, +1 on every spec change). */
+  generation?: true;
+  /** The version its objects are stored in, when it is served at others too. */
+  storageVersion?: string;
 }
 
-/** HorizontalPodAutoscaler, served at autoscaling/v2 and v1 alike. */
-const HPA = {
-  group: 'autoscaling',
-  resource: 'horizontalpodautoscalers',
-  kind: 'HorizontalPodAutoscaler',
-  namespaced: true,
-  shortNames: ['hpa'],
-  categories: ['all'],
-  generation: true,
-  fields: ['spec', 'status'],
-  statusOnSubresource: true,
-} satisfies Omit<ResourceInfo, 'version' | 'singular'>;
+const SPEC_STATUS = ['spec', 'status'];
+const WORKLOAD: Serving = { fields: SPEC_STATUS, generation: true };
+const REVIEW: Serving = { fields: SPEC_STATUS };
 
-/** The served resources, in discovery order. */
-export const RESOURCES: readonly ResourceInfo[] = [
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'namespaces',
-    kind: 'Namespace',
-    namespaced: false,
-    shortNames: ['ns'],
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-    subresources: ['finalize'],
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'configmaps',
-    kind: 'ConfigMap',
-    namespaced: true,
-    shortNames: ['cm'],
-    fields: ['data', 'binaryData', 'immutable'],
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'secrets',
-    kind: 'Secret',
-    namespaced: true,
-    fields: ['data', 'stringData', 'type', 'immutable'],
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'serviceaccounts',
-    kind: 'ServiceAccount',
-    namespaced: true,
-    shortNames: ['sa'],
-    fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
-    subresources: ['token'],
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'pods',
-    kind: 'Pod',
-    namespaced: true,
-    shortNames: ['po'],
-    categories: ['all'],
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-    subresources: ['binding', 'eviction', 'log'],
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'nodes',
-    kind: 'Node',
-    namespaced: false,
-    shortNames: ['no'],
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'services',
-    kind: 'Service',
-    namespaced: true,
-    shortNames: ['svc'],
-    categories: ['all'],
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'events',
-    kind: 'Event',
-    namespaced: true,
-    shortNames: ['ev'],
+/**
+ * Each built-in resource's serving, by `<group>/<resource>` (all its versions): every row of
+ * ts/api/resources.ts has one, and nothing else does (registry/resources.test.ts).
+ */
+const SERVING: Readonly<Record<string, Serving>> = {
+  '/namespaces': { fields: SPEC_STATUS },
+  '/configmaps': { fields: ['data', 'binaryData', 'immutable'] },
+  '/secrets': { fields: ['data', 'stringData', 'type', 'immutable'] },
+  '/serviceaccounts': { fields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'] },
+  '/pods': { fields: SPEC_STATUS },
+  '/nodes': { fields: SPEC_STATUS },
+  '/services': { fields: SPEC_STATUS },
+  '/events': {
     fields: [
       'involvedObject',
       'reason',
@@ -201,248 +130,75 @@ export const RESOURCES: readonly ResourceInfo[] = [
       'reportingComponent',
       'reportingInstance',
     ],
-  }),
-  r({
-    group: 'apps',
-    version: 'v1',
-    resource: 'deployments',
-    kind: 'Deployment',
-    namespaced: true,
-    shortNames: ['deploy'],
-    categories: ['all'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-    subresources: ['scale'],
-  }),
-  // Discovery metadata of the kinds below: kube-apiserver 1.32 (pkg/registry/<group>/<kind>/storage
-  // ShortNames()/Categories(), singular names from SingularQualifiedResource).
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'endpoints',
-    singular: 'endpoints',
-    kind: 'Endpoints',
-    namespaced: true,
-    shortNames: ['ep'],
-    fields: ['subsets'],
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'limitranges',
-    kind: 'LimitRange',
-    namespaced: true,
-    shortNames: ['limits'],
-    fields: ['spec'],
-  }),
-  r({
-    group: '',
-    version: 'v1',
-    resource: 'resourcequotas',
-    kind: 'ResourceQuota',
-    namespaced: true,
-    shortNames: ['quota'],
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  r({
-    group: 'apps',
-    version: 'v1',
-    resource: 'replicasets',
-    kind: 'ReplicaSet',
-    namespaced: true,
-    shortNames: ['rs'],
-    categories: ['all'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-    subresources: ['scale'],
-  }),
-  r({
-    group: 'apps',
-    version: 'v1',
-    resource: 'daemonsets',
-    kind: 'DaemonSet',
-    namespaced: true,
-    shortNames: ['ds'],
-    categories: ['all'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  r({
-    group: 'apps',
-    version: 'v1',
-    resource: 'statefulsets',
-    kind: 'StatefulSet',
-    namespaced: true,
-    shortNames: ['sts'],
-    categories: ['all'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-    subresources: ['scale'],
-  }),
-  r({
-    group: 'batch',
-    version: 'v1',
-    resource: 'jobs',
-    kind: 'Job',
-    namespaced: true,
-    categories: ['all'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  r({
-    group: 'batch',
-    version: 'v1',
-    resource: 'cronjobs',
-    kind: 'CronJob',
-    namespaced: true,
-    shortNames: ['cj'],
-    categories: ['all'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  r({
-    group: 'coordination.k8s.io',
-    version: 'v1',
-    resource: 'leases',
-    kind: 'Lease',
-    namespaced: true,
-    fields: ['spec'],
-  }),
-  r({
-    group: 'discovery.k8s.io',
-    version: 'v1',
-    resource: 'endpointslices',
-    kind: 'EndpointSlice',
-    namespaced: true,
-    // endpointSliceStrategy: generation 1 on create, +1 when endpoints, ports or addressType change.
-    generation: true,
-    fields: ['addressType', 'endpoints', 'ports'],
-  }),
-  // autoscaling/v2 first: the preferred version, and the one HPAs are stored in; v1 converts.
-  r({ ...HPA, version: 'v2' }),
-  r({ ...HPA, version: 'v1', storageVersion: 'v2' }),
-  r({
-    group: 'policy',
-    version: 'v1',
-    resource: 'poddisruptionbudgets',
-    kind: 'PodDisruptionBudget',
-    namespaced: true,
-    shortNames: ['pdb'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  r({
-    group: 'scheduling.k8s.io',
-    version: 'v1',
-    resource: 'priorityclasses',
-    kind: 'PriorityClass',
-    namespaced: false,
-    shortNames: ['pc'],
-    fields: ['value', 'globalDefault', 'description', 'preemptionPolicy'],
-  }),
-  r({
-    group: 'rbac.authorization.k8s.io',
-    version: 'v1',
-    resource: 'roles',
-    kind: 'Role',
-    namespaced: true,
-    fields: ['rules'],
-  }),
-  r({
-    group: 'rbac.authorization.k8s.io',
-    version: 'v1',
-    resource: 'rolebindings',
-    kind: 'RoleBinding',
-    namespaced: true,
-    fields: ['subjects', 'roleRef'],
-  }),
-  r({
-    group: 'rbac.authorization.k8s.io',
-    version: 'v1',
-    resource: 'clusterroles',
-    kind: 'ClusterRole',
-    namespaced: false,
-    fields: ['rules', 'aggregationRule'],
-  }),
-  r({
-    group: 'rbac.authorization.k8s.io',
-    version: 'v1',
-    resource: 'clusterrolebindings',
-    kind: 'ClusterRoleBinding',
-    namespaced: false,
-    fields: ['subjects', 'roleRef'],
-  }),
-  // apiextensions-apiserver's CRD storage (pkg/registry/customresourcedefinition/etcd.go ShortNames, Categories).
-  r({
-    group: 'apiextensions.k8s.io',
-    version: 'v1',
-    resource: 'customresourcedefinitions',
-    kind: 'CustomResourceDefinition',
-    namespaced: false,
-    shortNames: ['crd', 'crds'],
-    categories: ['api-extensions'],
-    generation: true,
-    fields: ['spec', 'status'],
-    statusOnSubresource: true,
-  }),
-  // Create-only and never stored (scheduling-explanation.ts answers it from the live scheduler).
-  r({
-    group: 'scheduling.kubewasm.io',
-    version: 'v1alpha1',
-    resource: 'schedulingexplanations',
-    kind: 'SchedulingExplanation',
-    namespaced: false,
-    fields: ['spec', 'status'],
-  }),
-  // authentication.k8s.io/v1: create-only, never stored (authn/self-subject-review.ts,
-  // authn/token-review.ts), as pkg/registry/authentication/rest/storage_authentication.go registers them.
-  r({
-    group: 'authentication.k8s.io',
-    version: 'v1',
-    resource: 'selfsubjectreviews',
-    kind: 'SelfSubjectReview',
-    namespaced: false,
-    fields: ['status'],
-    verbs: ['create'],
-  }),
-  r({
-    group: 'authentication.k8s.io',
-    version: 'v1',
-    resource: 'tokenreviews',
-    kind: 'TokenReview',
-    namespaced: false,
-    fields: ['spec', 'status'],
-    verbs: ['create'],
-  }),
-  // authorization.k8s.io/v1: create-only, never stored (auth/access-review.ts); discovery lists
-  // only `create`, as pkg/registry/authorization/rest/storage_authorization.go registers them.
-  ...(
-    [
-      ['localsubjectaccessreviews', 'LocalSubjectAccessReview', true],
-      ['selfsubjectaccessreviews', 'SelfSubjectAccessReview', false],
-      ['selfsubjectrulesreviews', 'SelfSubjectRulesReview', false],
-      ['subjectaccessreviews', 'SubjectAccessReview', false],
-    ] as const
-  ).map(([resource, kind, namespaced]) =>
-    r({
-      group: 'authorization.k8s.io',
-      version: 'v1',
-      resource,
-      kind,
-      namespaced,
-      fields: ['spec', 'status'],
-      verbs: ['create'],
-    }),
-  ),
-];
+  },
+  'apps/deployments': WORKLOAD,
+  '/endpoints': { fields: ['subsets'] },
+  '/limitranges': { fields: ['spec'] },
+  '/resourcequotas': { fields: SPEC_STATUS },
+  'apps/replicasets': WORKLOAD,
+  'apps/daemonsets': WORKLOAD,
+  'apps/statefulsets': WORKLOAD,
+  'batch/jobs': WORKLOAD,
+  'batch/cronjobs': WORKLOAD,
+  'coordination.k8s.io/leases': { fields: ['spec'] },
+  // endpointSliceStrategy: generation 1 on create, +1 when endpoints, ports or addressType change.
+  'discovery.k8s.io/endpointslices': { fields: ['addressType', 'endpoints', 'ports'], generation: true },
+  // Served at v2 and v1, stored as v2; generic/versioned-storage.ts converts v1.
+  'autoscaling/horizontalpodautoscalers': { ...WORKLOAD, storageVersion: 'v2' },
+  'policy/poddisruptionbudgets': WORKLOAD,
+  'scheduling.k8s.io/priorityclasses': { fields: ['value', 'globalDefault', 'description', 'preemptionPolicy'] },
+  'rbac.authorization.k8s.io/roles': { fields: ['rules'] },
+  'rbac.authorization.k8s.io/rolebindings': { fields: ['subjects', 'roleRef'] },
+  'rbac.authorization.k8s.io/clusterroles': { fields: ['rules', 'aggregationRule'] },
+  'rbac.authorization.k8s.io/clusterrolebindings': { fields: ['subjects', 'roleRef'] },
+  'apiextensions.k8s.io/customresourcedefinitions': WORKLOAD,
+  // Never stored: scheduling-explanation.ts answers it from the live scheduler.
+  'scheduling.kubewasm.io/schedulingexplanations': REVIEW,
+  // Create-only, never stored (authn/self-subject-review.ts, authn/token-review.ts, auth/access-review.ts).
+  'authentication.k8s.io/selfsubjectreviews': { fields: ['status'] },
+  'authentication.k8s.io/tokenreviews': REVIEW,
+  'authorization.k8s.io/localsubjectaccessreviews': REVIEW,
+  'authorization.k8s.io/selfsubjectaccessreviews': REVIEW,
+  'authorization.k8s.io/selfsubjectrulesreviews': REVIEW,
+  'authorization.k8s.io/subjectaccessreviews': REVIEW,
+};
+
+/** The `<group>/<resource>` key of SERVING. */
+export function servingKey(r: { group: string; resource: string }): string {
+  return `${r.group}/${r.resource}`;
+}
+
+/** The served resources of the SERVING keys (for the table test). */
+export const SERVING_KEYS: readonly string[] = Object.keys(SERVING);
+
+/** A built-in resource of the API table as this apiserver serves it. */
+function served(api: BuiltinResource): ResourceInfo {
+  const serving = SERVING[servingKey(api)];
+  if (serving === undefined) throw new Error(`registry: no serving for ${servingKey(api)} (ts/api/resources.ts)`);
+  const info: ResourceInfo = {
+    group: api.group,
+    version: api.version,
+    resource: api.resource,
+    singular: api.singular,
+    kind: api.kind,
+    namespaced: api.namespaced,
+    shortNames: [...api.shortNames],
+    categories: [...api.categories],
+    generation: serving.generation === true,
+    fields: serving.fields,
+    statusOnSubresource: api.subresources.includes('status'),
+  };
+  const subresources = api.subresources.filter((name) => name !== 'status');
+  if (subresources.length > 0) info.subresources = subresources;
+  if (serving.storageVersion !== undefined && serving.storageVersion !== api.version) {
+    info.storageVersion = serving.storageVersion;
+  }
+  if (api.verbs !== RESOURCE_VERBS) info.verbs = api.verbs;
+  return info;
+}
+
+/** The served resources, in discovery order: ts/api's table, each as this apiserver serves it. */
+export const RESOURCES: readonly ResourceInfo[] = BUILTIN_RESOURCES.map(served);
 
 const SUBRESOURCE_VERBS = ['get', 'patch', 'update'] as const;
 
@@ -475,10 +231,8 @@ export function subresourcesOf(info: ResourceInfo): SubresourceInfo[] {
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** `apps/v1`, or `v1` for the core group. */
-export function groupVersion(info: Pick<ResourceInfo, 'group' | 'version'>): string {
-  return info.group === '' ? info.version : `${info.group}/${info.version}`;
-}
+/** `apps/v1`, or `v1` for the core group (schema.GroupVersion.String()). */
+export const groupVersion: (info: Pick<ResourceInfo, 'group' | 'version'>) => string = apiVersionOf;
 
 /** The resource served at group/version/resource, if any: a built-in one, else a custom resource of `custom`. */
 export function findResource(

@@ -4,7 +4,7 @@
  * cache — however many controllers, node agents or plugins read it.
  *
  *   const factory = new SharedInformerFactory(client, { clock, onError });
- *   const pods = factory.informerFor<Pod>(RESOURCES.pods);   // the same object for every caller
+ *   const pods = factory.informerFor(RESOURCES.pods);   // Pods' informer, the same object for every caller
  *   pods.addEventHandler({ … });
  *   factory.start();                  // starts every informer asked for so far
  *   await factory.waitForCacheSync();
@@ -16,10 +16,9 @@
  * index, as client-go's typed informers do.
  */
 import type { KubeObject } from '../../api/meta.js';
-import type { GroupVersionKind, ObjectOf } from '../../api/types/object-of.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Client } from '../client.js';
-import type { GroupVersionResource } from '../resources.js';
+import type { GroupVersionResource, ObjectOfResource } from '../resources.js';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './index-funcs.js';
 import { SharedIndexInformer, type TransformFunc } from './shared-informer.js';
 
@@ -47,9 +46,6 @@ export interface SharedInformerFactoryOptions {
   /** Page size of the lists (0: one page). */
   pageSize?: number;
 }
-
-/** The object type of a resource of the table (`RESOURCES.pods` → Pod); KubeObject for one the table does not type. */
-export type ObjectOfResource<R extends GroupVersionResource> = R extends GroupVersionKind ? ObjectOf<R> : KubeObject;
 
 /** schema.GroupVersionResource.String(): `apps/v1, Resource=deployments`, `/v1, Resource=pods`. */
 export function resourceString(gvr: GroupVersionResource): string {
@@ -84,7 +80,8 @@ export class SharedInformerFactory {
     this.options.tweakListOptions?.(selectors);
     const { watchTimeoutSeconds, pageSize, onError, transform } = this.options;
     // A cluster-scoped resource has no namespaces to narrow to (its typed client takes none).
-    const namespace = (resource as { namespaced?: boolean }).namespaced === false ? undefined : this.options.namespace;
+    const clusterScoped = 'namespaced' in resource && resource.namespaced === false;
+    const namespace = clusterScoped ? undefined : this.options.namespace;
     const informer: Informer = new SharedIndexInformer(this.client, resource, {
       clock: this.clock,
       indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },

@@ -4,7 +4,7 @@
  * memory — the namespace index when the informer has it — as read-only views of the shared
  * objects.
  *
- *   const pods = factory.informerFor<Pod>(RESOURCES.pods).lister();
+ *   const pods = factory.informerFor(RESOURCES.pods).lister();
  *   pods.byNamespace('default').list(parseLabelSelector('app=web'));
  *   pods.get('default', 'web-0');
  *

@@ -14,11 +14,16 @@
  * each full list, `add` / `update` / `delete` with each watch event.
  */
 import type { KubeObject } from '../../api/meta.js';
+import { isGone, isResourceExpired, StatusError } from '../../api/status.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Client } from '../client.js';
-import { ApiError, isExpired } from '../errors.js';
 import type { GroupVersionResource } from '../resources.js';
 import type { WatchStream } from '../watch-stream.js';
+
+/** isExpiredError (reflector.go): the asked resourceVersion was compacted (410 Expired or Gone); re-list. */
+function isExpiredError(err: unknown): boolean {
+  return isResourceExpired(err) || isGone(err);
+}
 
 /** Where a reflector writes (client-go's Store as the reflector uses it). */
 export interface ReflectorStore<T> {
@@ -115,8 +120,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
       } catch (err) {
         if (this.stopped()) break;
         this.lastError = err;
-        if (!isExpired(err)) this.options.onError?.(err);
-        if (isExpired(err)) {
+        if (!isExpiredError(err)) this.options.onError?.(err);
+        if (isExpiredError(err)) {
           this.state_ = 'list';
         } else {
           this.retryState = state === 'backoff' ? this.retryState : state;
@@ -178,7 +183,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       for await (const ev of stream) {
         if (this.stopped()) return;
         events++;
-        if (ev.type === 'ERROR') throw new ApiError(ev.object);
+        if (ev.type === 'ERROR') throw new StatusError(ev.object);
         this.backoffMs = INITIAL_BACKOFF_MS;
         const obj = ev.object;
         const rv = obj.metadata?.resourceVersion;

@@ -4,7 +4,7 @@
  * handler registrations — every component of a process that reads the resource shares the one
  * watch and the one copy of each object (SharedInformerFactory, factory.ts, hands them out).
  *
- *   const pods = factory.informerFor<Pod>(RESOURCES.pods);
+ *   const pods = factory.informerFor(RESOURCES.pods);
  *   pods.addIndexers({ [POD_NODE_NAME_INDEX]: podNodeNameIndexFunc });
  *   const reg = pods.addEventHandler({ onAdd: (p) => queue.add(objectKey(p)) });
  *   factory.start(); await reg.synced();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { selectorFromSet } from '../../api/labels/selector.js';
 import type { ObjectMeta, OwnerReference } from '../../api/meta.js';
+import { StatusError } from '../../api/status.js';
 import type { Pod, ReplicationController } from '../../api/types/core/v1.js';
-import { ApiError } from '../../client/errors.js';
 import {
   BaseControllerRefManager,
   deleteOwnerRefStrategicMergePatch,
@@ -205,7 +205,7 @@ describe('PodControllerRefManager.claimPods (TestClaimPods)', () => {
 
   it('ignores a release the apiserver answers 404 or 422, and an adoption of a pod gone (404)', async () => {
     const status = (code: number) =>
-      new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code });
+      new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code });
     for (const code of [404, 422]) {
       const failing: PodPatcher = {
         patchPod: async () => {

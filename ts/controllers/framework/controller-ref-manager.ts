@@ -14,9 +14,10 @@
  */
 import type { Selector } from '../../api/labels/selector.js';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
+import { isInvalid, isNotFound } from '../../api/status.js';
+import { goTimeString } from '../../api/time.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
 import type { GroupVersionResource } from '../../client/resources.js';
 import { aggregateErrors } from './aggregate-errors.js';
 
@@ -104,12 +105,6 @@ export function recheckDeletionTimestamp(getObject: () => Promise<ObjectWithMeta
   };
 }
 
-/** A metav1.Time as Go's %v prints it: `2024-05-01 12:00:00 +0000 UTC`. */
-function goTimeString(rfc3339: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})Z$/.exec(rfc3339);
-  return m === null ? rfc3339 : `${m[1]} ${m[2]} +0000 UTC`;
-}
-
 /**
  * The uncached read the ReplicaSet controller gives RecheckDeletionTimestamp (replica_set.go
  * claimPods): a live GET, refused when the object found is not the original (another UID).
@@ -174,7 +169,7 @@ export class BaseControllerRefManager {
         await release(obj);
       } catch (err) {
         // Gone already; otherwise someone else released it, or a transient error: try again later.
-        if (!(isApiError(err) && err.code === 404)) throw err;
+        if (!isNotFound(err)) throw err;
       }
       return false;
     }
@@ -186,7 +181,7 @@ export class BaseControllerRefManager {
     try {
       await adopt(obj);
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return false;
+      if (isNotFound(err)) return false;
       throw err;
     }
     return true;
@@ -276,7 +271,7 @@ export class PodControllerRefManager extends BaseControllerRefManager {
     try {
       await this.podControl.patchPod(namespace, name, patch);
     } catch (err) {
-      if (isApiError(err) && (err.code === 404 || err.code === 422)) return;
+      if (isNotFound(err) || isInvalid(err)) return;
       throw err;
     }
   }

@@ -43,7 +43,7 @@ export class NamespaceWorkers {
 
   constructor(options: NamespaceWorkersOptions) {
     this.queue = new WorkQueue<string>({ clock: options.clock ?? realClock });
-    this.namespaces = options.factory.informerFor<Namespace>(RESOURCES.namespaces);
+    this.namespaces = options.factory.informerFor(RESOURCES.namespaces);
     const syncUpdated = options.syncUpdated ?? (() => true);
     this.handlers.add(this.namespaces, {
       onAdd: (ns) => this.queue.add(objectKey(ns)),

@@ -8,11 +8,11 @@
  *   await podControl.createPods('default', rs.spec.template, rs, controllerRefOf(rs, RS_KIND));
  */
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
-import type { Pod, PodSpec, PodTemplateSpec } from '../../api/types/core/v1.js';
-import type { DeepReadonly } from '../../api/types/readonly.js';
+import { hasStatusCause, isNotFound, NAMESPACE_TERMINATING_CAUSE } from '../../api/status.js';
+import type { Pod, PodTemplateSpec } from '../../api/types/core/v1.js';
+import { type DeepReadonly, deepCopy } from '../../api/types/readonly.js';
 import { nameIsDNSSubdomain } from '../../api/validation/names.js';
 import type { Client } from '../../client/client.js';
-import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { EventRecorder } from '../../client/event-recorder.js';
 import { RESOURCES } from '../../client/resources.js';
 import type { PodPatcher } from './controller-ref-manager.js';
@@ -82,7 +82,7 @@ export function getPodFromTemplate(
       ...(controllerRef === undefined ? {} : { ownerReferences: [{ ...controllerRef }] }),
     },
   };
-  if (template.spec !== undefined) pod.spec = structuredClone(template.spec) as PodSpec;
+  if (template.spec !== undefined) pod.spec = deepCopy(template.spec);
   return pod;
 }
 
@@ -123,21 +123,16 @@ export class RealPodControl implements PodControlInterface {
     if (Object.keys(pod.metadata?.labels ?? {}).length === 0) throw new Error('unable to create pods, no labels');
     let created: Pod;
     try {
-      created = await this.client.create<Pod>(RESOURCES.pods, namespace, pod);
+      created = await this.client.create(RESOURCES.pods, namespace, pod);
     } catch (err) {
       // Only an Event when the namespace is not going away.
-      if (!isNamespaceTerminating(err)) {
-        this.recorder.record(
-          object as KubeObject,
-          'Warning',
-          FAILED_CREATE_POD_REASON,
-          `Error creating: ${errorText(err)}`,
-        );
+      if (!hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) {
+        this.recorder.record(object, 'Warning', FAILED_CREATE_POD_REASON, `Error creating: ${errorText(err)}`);
       }
       throw err;
     }
     this.recorder.record(
-      object as KubeObject,
+      object,
       'Normal',
       SUCCESSFUL_CREATE_POD_REASON,
       `Created pod: ${created.metadata?.name ?? ''}`,
@@ -149,16 +144,11 @@ export class RealPodControl implements PodControlInterface {
     try {
       await this.client.delete(RESOURCES.pods, namespace, podID);
     } catch (err) {
-      if (isApiError(err) && err.code === 404) throw err;
-      this.recorder.record(
-        object as KubeObject,
-        'Warning',
-        FAILED_DELETE_POD_REASON,
-        `Error deleting: ${errorText(err)}`,
-      );
+      if (isNotFound(err)) throw err;
+      this.recorder.record(object, 'Warning', FAILED_DELETE_POD_REASON, `Error deleting: ${errorText(err)}`);
       throw new Error(`unable to delete pods: ${errorText(err)}`, { cause: err });
     }
-    this.recorder.record(object as KubeObject, 'Normal', SUCCESSFUL_DELETE_POD_REASON, `Deleted pod: ${podID}`);
+    this.recorder.record(object, 'Normal', SUCCESSFUL_DELETE_POD_REASON, `Deleted pod: ${podID}`);
   }
 
   /** PatchPod: a strategic-merge patch (the ControllerRef manager's adopt and release). */

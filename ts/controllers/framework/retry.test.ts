@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../client/errors.js';
+import { StatusError } from '../../api/status.js';
 import { VirtualClock } from '../../sim/clock.js';
 import { DEFAULT_BACKOFF, retryOnConflict } from './retry.js';
 
 const conflict = () =>
-  new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409 });
+  new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409 });
 
 /** Lets pending promise callbacks run. */
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -24,7 +24,7 @@ describe('retryOnConflict (RetryOnConflict with DefaultBackoff)', () => {
     }
     const err = await done;
     expect(tries).toEqual([0, 10, 60, 310]);
-    expect((err as ApiError).code).toBe(409);
+    expect((err as StatusError).code).toBe(409);
     expect(DEFAULT_BACKOFF.steps).toBe(4);
   });
 

@@ -6,17 +6,12 @@
  *
  *   await retryOnConflict(clock, async () => { const o = await get(); await patch(o) });
  */
-import { isApiError } from '../../client/errors.js';
+import { isConflict } from '../../api/status.js';
 import type { Clock } from '../../sim/clock.js';
 
 // util/retry/util.go DefaultBackoff: Steps 4, Duration 10ms, Factor 5.0, Jitter 0.1 (the jitter is
 // left out, as kubewasm's other backoffs leave it out, so that runs are reproducible).
 export const DEFAULT_BACKOFF = { steps: 4, durationMs: 10, factor: 5 } as const;
-
-/** errors.IsConflict. */
-export function isConflict(err: unknown): boolean {
-  return isApiError(err) && err.code === 409;
-}
 
 /** OnError(DefaultBackoff, IsConflict, fn): wait.ExponentialBackoff around `fn`. */
 export async function retryOnConflict(clock: Clock, fn: () => Promise<void>): Promise<void> {

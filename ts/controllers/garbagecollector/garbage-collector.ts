@@ -30,23 +30,24 @@ import {
   type KubeObject,
   type OwnerReference,
 } from '../../api/meta.js';
+import { isConflict, isNotFound, isUnsupportedMediaType } from '../../api/status.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
-import type { ResourceType } from '../../client/resources.js';
+import { apiVersionOf, type ResourceType } from '../../client/resources.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
 import { deleteOwnerRefStrategicMergePatch } from '../framework/controller-ref-manager.js';
 import { GARBAGE_COLLECTOR_CONTROLLER } from '../framework/names.js';
-import { DEFAULT_BACKOFF, isConflict, retryOnConflict } from '../framework/retry.js';
+import { DEFAULT_BACKOFF, retryOnConflict } from '../framework/retry.js';
 import { Registrations, Workers } from '../framework/workers.js';
 
 // pkg/controller/garbagecollector/config/v1alpha1/defaults.go: --concurrent-gc-syncs 20.
 export const DEFAULT_GC_WORKERS = 20;
 
-interface Node {
+/** graph.go's node: an object of the dependency graph, with its owner references. */
+interface GraphNode {
   type: ResourceType;
   namespace: string;
   name: string;
@@ -80,7 +81,7 @@ export class GarbageCollector implements Controller {
   private readonly client: Client;
   private readonly clock: Clock;
   private readonly resources: readonly ResourceType[];
-  private readonly nodes = new Map<string, Node>();
+  private readonly nodes = new Map<string, GraphNode>();
   /** owner uid → dependent uids */
   private readonly dependents = new Map<string, Set<string>>();
   private readonly queue: WorkQueue<string>;
@@ -129,7 +130,7 @@ export class GarbageCollector implements Controller {
     if (uid === '') return;
     const previous = this.nodes.get(uid);
     for (const ref of previous?.owners ?? []) this.unlinkDependent(ref.uid, uid);
-    const node: Node = {
+    const node: GraphNode = {
       type,
       namespace: meta.namespace ?? '',
       name: meta.name ?? '',
@@ -178,7 +179,7 @@ export class GarbageCollector implements Controller {
     if (set.size === 0) this.dependents.delete(owner);
   }
 
-  private dependentsOf(uid: string): Node[] {
+  private dependentsOf(uid: string): GraphNode[] {
     return [...(this.dependents.get(uid) ?? [])].flatMap((d) => {
       const n = this.nodes.get(d);
       return n === undefined ? [] : [n];
@@ -205,7 +206,7 @@ export class GarbageCollector implements Controller {
   }
 
   /** attemptToDeleteItem: owners verified live; all gone → delete, some gone → drop those references. */
-  private async collectIfOrphaned(node: Node): Promise<void> {
+  private async collectIfOrphaned(node: GraphNode): Promise<void> {
     const dangling = new Set<string>();
     let waiting = false;
     for (const ref of node.owners) {
@@ -241,19 +242,19 @@ export class GarbageCollector implements Controller {
       const owner = await this.client.get(type, type.namespaced ? namespace : undefined, ref.name);
       return owner.metadata?.uid === ref.uid ? owner : undefined;
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   }
 
-  private async deleteNode(node: Node, propagationPolicy: 'Foreground' | 'Background'): Promise<void> {
+  private async deleteNode(node: GraphNode, propagationPolicy: 'Foreground' | 'Background'): Promise<void> {
     try {
       await this.client.delete(node.type, node.namespace, node.name, {
         propagationPolicy,
         preconditions: { uid: node.uid },
       });
     } catch (err) {
-      if (!(isApiError(err) && (err.code === 404 || err.code === 409))) throw err;
+      if (!(isNotFound(err) || isConflict(err))) throw err;
     }
   }
 
@@ -263,7 +264,7 @@ export class GarbageCollector implements Controller {
    * precondition; a resource without strategic merge (415, custom resources) gets a JSON merge
    * patch of the references kept, with the resourceVersion read. A vanished dependent is done.
    */
-  private async removeOwnerRefs(node: Node, uids: ReadonlySet<string>): Promise<void> {
+  private async removeOwnerRefs(node: GraphNode, uids: ReadonlySet<string>): Promise<void> {
     try {
       await this.client.patch(
         node.type,
@@ -274,8 +275,8 @@ export class GarbageCollector implements Controller {
       );
       return;
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return;
-      if (!(isApiError(err) && err.code === 415)) throw err;
+      if (isNotFound(err)) return;
+      if (!isUnsupportedMediaType(err)) throw err;
     }
     // deleteOwnerRefJSONMergePatch
     const current = await this.current(node);
@@ -289,7 +290,7 @@ export class GarbageCollector implements Controller {
         },
       });
     } catch (err) {
-      if (!(isApiError(err) && err.code === 404)) throw err;
+      if (!isNotFound(err)) throw err;
     }
   }
 
@@ -297,7 +298,7 @@ export class GarbageCollector implements Controller {
    * removeFinalizer (operations.go): read the owner, drop `finalizer`, JSON merge patch the
    * finalizers with the resourceVersion read; retried on conflict with DefaultBackoff.
    */
-  private async removeFinalizer(node: Node, finalizer: string): Promise<void> {
+  private async removeFinalizer(node: GraphNode, finalizer: string): Promise<void> {
     try {
       await retryOnConflict(this.clock, async () => {
         const owner = await this.current(node);
@@ -313,7 +314,7 @@ export class GarbageCollector implements Controller {
         });
       });
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return;
+      if (isNotFound(err)) return;
       if (isConflict(err)) {
         throw new Error(
           `updateMaxRetries(${DEFAULT_BACKOFF.steps}) has reached. The garbage collector will retry later for owner ${identity(node)}`,
@@ -325,19 +326,18 @@ export class GarbageCollector implements Controller {
   }
 
   /** The object a node stands for, read live; undefined when it is gone or replaced (another uid). */
-  private async current(node: Node): Promise<KubeObject | undefined> {
+  private async current(node: GraphNode): Promise<KubeObject | undefined> {
     try {
       const o = await this.client.get(node.type, node.namespace, node.name);
       return o.metadata?.uid === node.uid ? o : undefined;
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return undefined;
+      if (isNotFound(err)) return undefined;
       throw err;
     }
   }
 }
 
 /** objectReference.String(): `[apps/v1/Deployment, namespace: default, name: web, uid: …]`. */
-function identity(node: Node): string {
-  const apiVersion = node.type.group === '' ? node.type.version : `${node.type.group}/${node.type.version}`;
-  return `[${apiVersion}/${node.type.kind}, namespace: ${node.namespace}, name: ${node.name}, uid: ${node.uid}]`;
+function identity(node: GraphNode): string {
+  return `[${apiVersionOf(node.type)}/${node.type.kind}, namespace: ${node.namespace}, name: ${node.name}, uid: ${node.uid}]`;
 }

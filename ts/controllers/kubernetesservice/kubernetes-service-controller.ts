@@ -13,10 +13,11 @@
  *   const c = new KubernetesServiceController({ client, clusterIP, publicIP, port, clock, onError });
  *   await c.run();  …  await c.stop();
  */
-import type { KubeObject } from '../../api/meta.js';
+import { isAlreadyExists, isNotFound } from '../../api/status.js';
+import type { Endpoints, Service } from '../../api/types/core/v1.js';
+import type { EndpointSlice } from '../../api/types/discovery/v1.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
-import { type GroupVersionResource, RESOURCES } from '../../client/resources.js';
+import { type GroupVersionResource, type ObjectOfResource, RESOURCES } from '../../client/resources.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
 
@@ -27,9 +28,6 @@ export const KUBERNETES_SERVICE_CONTROLLER = 'kubernetes-service-controller';
 export const KUBERNETES_SERVICE_PORT = 443;
 // pkg/controlplane/apiserver/options DefaultEndpointReconcilerInterval.
 export const ENDPOINT_INTERVAL_MS = 10_000;
-
-const ENDPOINTS: GroupVersionResource = { group: '', version: 'v1', resource: 'endpoints' };
-const ENDPOINT_SLICES: GroupVersionResource = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };
 
 export interface KubernetesServiceOptions {
   client: Client;
@@ -46,9 +44,9 @@ export interface KubernetesServiceOptions {
 export function kubernetesServiceObjects(
   o: Pick<KubernetesServiceOptions, 'clusterIP' | 'port'> & { publicIP: string },
 ): {
-  service: KubeObject;
-  endpoints: KubeObject;
-  slice: KubeObject;
+  service: Service;
+  endpoints: Endpoints;
+  slice: EndpointSlice;
 } {
   const meta = (labels: Record<string, string>) => ({ name: KUBERNETES_SERVICE_NAME, namespace: 'default', labels });
   return {
@@ -117,25 +115,31 @@ export class KubernetesServiceController implements Controller {
     const { client } = this.options;
     const { publicIP } = this.options;
     const want = kubernetesServiceObjects({ ...this.options, publicIP: publicIP ?? '' });
+    const ports = want.service.spec?.ports;
     await ensure(client, RESOURCES.services, want.service, (cur) => {
-      const spec = (cur.spec ?? {}) as { ports?: unknown; type?: unknown };
+      const spec = cur.spec ?? {};
       // The ClusterIP is immutable; only the ports and type are put back.
-      return JSON.stringify(spec.ports) === JSON.stringify((want.service.spec as { ports: unknown }).ports) &&
-        spec.type === 'ClusterIP'
+      return JSON.stringify(spec.ports) === JSON.stringify(ports) && spec.type === 'ClusterIP'
         ? undefined
-        : { ...cur, spec: { ...spec, type: 'ClusterIP', ports: (want.service.spec as { ports: unknown }).ports } };
+        : { ...cur, spec: { ...spec, type: 'ClusterIP' as const, ...(ports === undefined ? {} : { ports }) } };
     });
     if (publicIP === undefined) return;
     try {
-      await ensure(client, ENDPOINTS, want.endpoints, (cur) =>
+      await ensure(client, RESOURCES.endpoints, want.endpoints, (cur) =>
         JSON.stringify(cur.subsets) === JSON.stringify(want.endpoints.subsets)
           ? undefined
-          : { ...cur, subsets: want.endpoints.subsets },
+          : { ...cur, ...(want.endpoints.subsets === undefined ? {} : { subsets: want.endpoints.subsets }) },
       );
-      await ensure(client, ENDPOINT_SLICES, want.slice, (cur) =>
-        JSON.stringify([cur.endpoints, cur.ports]) === JSON.stringify([want.slice.endpoints, want.slice.ports])
+      const { endpoints, ports: slicePorts } = want.slice;
+      await ensure(client, RESOURCES.endpointslices, want.slice, (cur) =>
+        JSON.stringify([cur.endpoints, cur.ports]) === JSON.stringify([endpoints, slicePorts])
           ? undefined
-          : { ...cur, addressType: 'IPv4', endpoints: want.slice.endpoints, ports: want.slice.ports },
+          : {
+              ...cur,
+              addressType: 'IPv4' as const,
+              endpoints,
+              ...(slicePorts === undefined ? {} : { ports: slicePorts }),
+            },
       );
       this.lastEndpointsError = '';
     } catch (err) {
@@ -148,22 +152,22 @@ export class KubernetesServiceController implements Controller {
 }
 
 /** Creates `want` when missing; otherwise PUTs `fix(current)` when it returns a change. */
-async function ensure(
+async function ensure<R extends GroupVersionResource>(
   client: Client,
-  gvr: GroupVersionResource,
-  want: KubeObject,
-  fix: (current: KubeObject) => KubeObject | undefined,
+  gvr: R,
+  want: ObjectOfResource<R>,
+  fix: (current: ObjectOfResource<R>) => ObjectOfResource<R> | undefined,
 ): Promise<void> {
   const name = want.metadata?.name ?? '';
-  let current: KubeObject;
+  let current: ObjectOfResource<R>;
   try {
     current = await client.get(gvr, 'default', name);
   } catch (err) {
-    if (!(isApiError(err) && err.code === 404)) throw err;
+    if (!isNotFound(err)) throw err;
     try {
       await client.create(gvr, 'default', want);
     } catch (createErr) {
-      if (!(isApiError(createErr) && createErr.code === 409)) throw createErr;
+      if (!isAlreadyExists(createErr)) throw createErr;
     }
     return;
   }

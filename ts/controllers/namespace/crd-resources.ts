@@ -49,7 +49,7 @@ export class CustomResourceTypes {
     private readonly options: { namespaced?: boolean } = {},
   ) {
     this.resources = [...builtins];
-    this.crds = factory.informerFor<CustomResourceDefinition>(RESOURCES.customresourcedefinitions);
+    this.crds = factory.informerFor(RESOURCES.customresourcedefinitions);
     const refresh = () => this.refresh();
     handlers.add(this.crds, { onAdd: refresh, onUpdate: refresh, onDelete: refresh });
   }

@@ -83,7 +83,7 @@ export class NamespaceController implements Controller {
     const onError = options.onError ?? (() => {});
     const queue = new WorkQueue<string>({ clock, rateLimiter: nsControllerRateLimiter(clock) });
     const handlers = new Registrations();
-    const informer = options.factory.informerFor<Namespace>(RESOURCES.namespaces);
+    const informer = options.factory.informerFor(RESOURCES.namespaces);
     this.namespaces = informer.lister();
     // enqueueNamespace: only namespaces marked for deletion, after the grace period.
     const enqueue = (ns: DeepReadonly<Namespace>) => {

@@ -11,12 +11,14 @@
  * discovery, and each is emptied with list + DELETE (propagationPolicy Background) rather than
  * deletecollection; the discovery conditions always read "ok".
  */
+
+import { isConflict, isNotFound } from '../../api/status.js';
+import { rfc3339 } from '../../api/time.js';
 import type { Namespace, Pod } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
 import { type GroupVersionResource, RESOURCES } from '../../client/resources.js';
 import type { Clock } from '../../sim/clock.js';
-import { deletionConditions, rfc3339, updateConditions } from './status-conditions.js';
+import { deletionConditions, updateConditions } from './status-conditions.js';
 
 // api.FinalizerKubernetes: the token this controller owns (kube-controller-manager's default).
 export const FINALIZER_KUBERNETES = 'kubernetes';
@@ -47,9 +49,9 @@ export class NamespacedResourcesDeleter {
   async delete(name: string): Promise<void> {
     let ns: Namespace;
     try {
-      ns = await this.options.client.get<Namespace>(RESOURCES.namespaces, undefined, name);
+      ns = await this.options.client.get(RESOURCES.namespaces, undefined, name);
     } catch (err) {
-      if (isApiError(err) && err.code === 404) return;
+      if (isNotFound(err)) return;
       throw err;
     }
     if (!ns.metadata?.deletionTimestamp) return;
@@ -107,7 +109,7 @@ export class NamespacedResourcesDeleter {
       try {
         await client.delete(gvr, namespace, item.metadata?.name ?? '', { propagationPolicy: 'Background' });
       } catch (err) {
-        if (!(isApiError(err) && (err.code === 404 || err.code === 409))) throw err;
+        if (!(isNotFound(err) || isConflict(err))) throw err;
       }
     }
     const left = (await client.list(gvr, { namespace })).items;
@@ -138,9 +140,9 @@ export class NamespacedResourcesDeleter {
         await client.finalizeNamespace(next);
         return;
       } catch (err) {
-        if (isApiError(err) && err.code === 404) return;
-        if (!(isApiError(err) && err.code === 409) || attempt >= 4) throw err;
-        current = await client.get<Namespace>(RESOURCES.namespaces, undefined, ns.metadata?.name ?? '');
+        if (isNotFound(err)) return;
+        if (!isConflict(err) || attempt >= 4) throw err;
+        current = await client.get(RESOURCES.namespaces, undefined, ns.metadata?.name ?? '');
       }
     }
   }

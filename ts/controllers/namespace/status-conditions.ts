@@ -95,8 +95,3 @@ export function updateConditions(ns: Namespace, failing: readonly DeletionCondit
   }
   return changed;
 }
-
-/** metav1.Time: RFC 3339 at second precision. */
-export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}

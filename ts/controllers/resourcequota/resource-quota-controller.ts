@@ -18,7 +18,7 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { ResourceQuota } from '../../api/types/core/v1.js';
-import type { DeepReadonly } from '../../api/types/readonly.js';
+import { type DeepReadonly, deepCopy } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
@@ -164,14 +164,14 @@ export class ResourceQuotaController implements Controller {
   }
 
   /** addQuota: a quota whose status lacks its spec goes to the priority queue. */
-  private addQuota(q: DeepReadonly<KubeObject>): void {
+  private addQuota(q: DeepReadonly<ResourceQuota>): void {
     const key = objectKey(q);
     const hard = hardOf(q, 'status');
     if (!equals(hardOf(q, 'spec'), hard)) {
       this.missingUsageQueue.add(key);
       return;
     }
-    const used = parseResourceList((obj(q).status as Obj | undefined)?.used);
+    const used = parseResourceList(q.status?.used);
     for (const name of hard.keys()) {
       if (used.has(name)) continue;
       if (this.evaluators().some((e) => e.matchingResources([name]).length > 0)) {
@@ -199,17 +199,17 @@ export class ResourceQuotaController implements Controller {
     const cached = this.quotas.get(namespace, name);
     if (cached === undefined) return;
     const q = quotaFrom(obj(cached), 0n);
-    const status = (obj(cached).status ?? {}) as Obj;
+    const status = cached.status ?? {};
     let dirty = !equals(q.specHard, q.hard) || status.hard === undefined || status.used === undefined;
     let used = new Map(q.used);
     for (const [k, v] of this.calculateUsage(q)) used.set(k, v);
     used = mask(used, q.specHard.keys());
     dirty = dirty || !equals(used, q.used);
     if (!dirty) return;
-    await this.client.updateStatus(RESOURCES.resourcequotas, q.namespace, {
-      ...obj(cached),
-      status: { hard: resourceListJson(q.specHard), used: resourceListJson(used) },
-    } as KubeObject);
+    // A copy: the cached object is every reader's.
+    const usage = deepCopy(cached);
+    usage.status = { hard: resourceListJson(q.specHard), used: resourceListJson(used) };
+    await this.client.updateStatus(RESOURCES.resourcequotas, q.namespace, usage);
   }
 
   /** quota.CalculateUsage: each evaluator's usage of the namespace's objects in the quota's scopes. */
@@ -240,7 +240,6 @@ export class ResourceQuotaController implements Controller {
   }
 }
 
-function hardOf(q: KubeObject | DeepReadonly<KubeObject>, part: 'spec' | 'status'): ResourceList {
-  const p = obj(q)[part];
-  return parseResourceList(p !== null && typeof p === 'object' ? (p as Obj).hard : undefined);
+function hardOf(q: DeepReadonly<ResourceQuota>, part: 'spec' | 'status'): ResourceList {
+  return parseResourceList(q[part]?.hard);
 }

@@ -15,10 +15,11 @@
  * that finds the ConfigMap there already (409: the cache had not seen it) fails the sync, so the
  * namespace comes back rate-limited and a wrong one is put right from the cache.
  */
+
+import { hasStatusCause, isNotFound, NAMESPACE_TERMINATING_CAUSE } from '../../api/status.js';
 import type { ConfigMap } from '../../api/types/core/v1.js';
-import type { DeepReadonly } from '../../api/types/readonly.js';
+import { type DeepReadonly, deepCopy } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
-import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { Lister } from '../../client/informers/listers.js';
 import { RESOURCES } from '../../client/resources.js';
@@ -64,7 +65,7 @@ export class RootCAPublisher implements Controller {
       // namespaceUpdated: only an Active namespace is looked at again.
       syncUpdated: (ns) => (ns.status?.phase ?? 'Active') === 'Active',
     });
-    const configMaps = options.factory.informerFor<ConfigMap>(RESOURCES.configmaps);
+    const configMaps = options.factory.informerFor(RESOURCES.configmaps);
     this.configMaps = configMaps.lister();
     // configMapUpdated, configMapDeleted: only the root CA ConfigMap matters.
     const configMapChanged = (cm: DeepReadonly<ConfigMap>) => {
@@ -88,14 +89,14 @@ export class RootCAPublisher implements Controller {
     const cm = this.configMaps.get(namespace, ROOT_CA_CERT_CONFIGMAP_NAME);
     if (cm === undefined) {
       try {
-        await this.client.create<ConfigMap>(RESOURCES.configmaps, namespace, {
+        await this.client.create(RESOURCES.configmaps, namespace, {
           metadata: { name: ROOT_CA_CERT_CONFIGMAP_NAME, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } },
           data,
         });
       } catch (err) {
         // Not retried when the namespace is gone or going. A 409 (there after all) is retried:
         // by then the cache has the ConfigMap, and a wrong one is put right.
-        if ((isApiError(err) && err.code === 404) || isNamespaceTerminating(err)) return;
+        if (isNotFound(err) || hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) return;
         throw err;
       }
       return;
@@ -106,7 +107,7 @@ export class RootCAPublisher implements Controller {
       (cm.metadata?.annotations?.[DESCRIPTION_ANNOTATION] ?? '') !== '';
     if (same) return;
     // A copy: the cached object is every reader's.
-    const next = structuredClone(cm) as ConfigMap;
+    const next = deepCopy(cm);
     next.data = data;
     next.metadata = {
       ...(next.metadata ?? {}),

@@ -11,9 +11,10 @@
  * run() resolves once every namespace that exists has been synced once, so that pods can be made
  * as soon as the controllers are up (framework/namespace-workers.ts).
  */
+
+import { hasStatusCause, isAlreadyExists, NAMESPACE_TERMINATING_CAUSE } from '../../api/status.js';
 import type { Namespace, ServiceAccount } from '../../api/types/core/v1.js';
 import type { Client } from '../../client/client.js';
-import { isApiError, isNamespaceTerminating } from '../../client/errors.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { Lister } from '../../client/informers/listers.js';
 import { RESOURCES } from '../../client/resources.js';
@@ -57,7 +58,7 @@ export class ServiceAccountsController implements Controller {
       ...(options.onError === undefined ? {} : { onError: options.onError }),
     });
     this.namespaces = this.loop.namespaces.lister();
-    const serviceAccounts = options.factory.informerFor<ServiceAccount>(RESOURCES.serviceaccounts);
+    const serviceAccounts = options.factory.informerFor(RESOURCES.serviceaccounts);
     this.serviceAccounts = serviceAccounts.lister();
     // serviceAccountDeleted: its namespace is looked at again.
     this.loop.watch(serviceAccounts, {
@@ -88,7 +89,7 @@ export class ServiceAccountsController implements Controller {
         await this.client.create(RESOURCES.serviceaccounts, namespace, { metadata: { name, namespace } });
       } catch (err) {
         // Already there, or the namespace is going away: nothing to make.
-        if ((isApiError(err) && err.code === 409) || isNamespaceTerminating(err)) continue;
+        if (isAlreadyExists(err) || hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) continue;
         failures.push(err);
       }
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { isApiError } from '../../client/errors.js';
+import { isStatusError } from '../../api/status.js';
 import { RESOURCES } from '../../client/resources.js';
 import { harness } from '../../client/testing/harness.js';
 import { SYSTEM_NAMESPACES_INTERVAL_MS, SystemNamespacesController } from './system-namespaces-controller.js';
@@ -16,7 +16,7 @@ describe('SystemNamespacesController', () => {
     const ns = await client.delete(RESOURCES.namespaces, undefined, 'kube-node-lease');
     await client.finalizeNamespace({ ...(ns as KubeObject), spec: { finalizers: [] } });
     await expect(client.get(RESOURCES.namespaces, undefined, 'kube-node-lease')).rejects.toSatisfy(
-      (err: unknown) => isApiError(err) && err.code === 404,
+      (err: unknown) => isStatusError(err) && err.code === 404,
     );
     server.clock.advance(SYSTEM_NAMESPACES_INTERVAL_MS);
     const until = Date.now() + 2000;

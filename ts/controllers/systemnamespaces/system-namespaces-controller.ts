@@ -7,8 +7,9 @@
  *   const c = new SystemNamespacesController(loopbackClient, { clock, onError });
  *   await c.run();  …  await c.stop();
  */
+
+import { isAlreadyExists, isNotFound } from '../../api/status.js';
 import type { Client } from '../../client/client.js';
-import { isApiError } from '../../client/errors.js';
 import { RESOURCES } from '../../client/resources.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
@@ -56,12 +57,12 @@ export class SystemNamespacesController implements Controller {
         await this.client.get(RESOURCES.namespaces, undefined, name);
         continue;
       } catch (err) {
-        if (!(isApiError(err) && err.code === 404)) throw err;
+        if (!isNotFound(err)) throw err;
       }
       try {
         await this.client.create(RESOURCES.namespaces, undefined, { metadata: { name } });
       } catch (err) {
-        if (!(isApiError(err) && err.code === 409)) throw err;
+        if (!isAlreadyExists(err)) throw err;
       }
     }
   }

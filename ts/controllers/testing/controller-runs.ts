@@ -8,7 +8,7 @@
  *   await waitFor(() => notFound(() => h.client.get(RESOURCES.configmaps, 'default', 'dep')));
  */
 import { afterEach } from 'vitest';
-import { isApiError } from '../../client/errors.js';
+import { isNotFound } from '../../api/status.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { Harness } from '../../client/testing/harness.js';
 import type { Controller } from '../framework/controller.js';
@@ -28,7 +28,7 @@ export async function notFound(read: () => Promise<unknown>): Promise<boolean> {
     await read();
     return false;
   } catch (err) {
-    if (isApiError(err) && err.code === 404) return true;
+    if (isNotFound(err)) return true;
     throw err;
   }
 }

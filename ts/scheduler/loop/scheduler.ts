@@ -9,8 +9,9 @@
 //   await scheduler.stop();    // nothing left pending
 
 import type { KubeObject } from '../../api/meta.js';
+import { isNotFound } from '../../api/status.js';
 import { EventRecorder } from '../../client/event-recorder.js';
-import { type Client, Informer, isApiError, RESOURCES } from '../../client/index.js';
+import { type Client, Informer, RESOURCES } from '../../client/index.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Kubewasm } from '../../wasm/kubewasm.js';
 import type { Explanation, Placement, SchedulerEngine, SchedulerProfile } from '../../wasm/scheduler.js';
@@ -438,7 +439,7 @@ export class Scheduler {
       () => undefined,
       (err: unknown) => {
         // The pod is gone: there is nothing left to report on.
-        if (isApiError(err, 'NotFound')) return;
+        if (isNotFound(err)) return;
         this.onError(err, `updating the status of ${ns}/${name}`);
       },
     );

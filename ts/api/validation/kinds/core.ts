@@ -15,6 +15,13 @@ import {
 } from '../../field-errors.js';
 import { GoLiteral, goQuote } from '../../go-format.js';
 import type { KubeObject } from '../../meta.js';
+import {
+  compareQuantity,
+  parseQuantity,
+  type Quantity,
+  quantityGoValue,
+  quantityString,
+} from '../../resource/quantity.js';
 import { isValidPortNum } from '../formats.js';
 import { validateLabelName } from '../labels.js';
 import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../names.js';
@@ -27,7 +34,6 @@ import {
   validateQuantityValue,
   validateResourceName,
 } from './pod.js';
-import { compareQuantity, parseQuantity, type Quantity, quantityGoValue, quantityString } from './quantity.js';
 import { arr, dns1123Label, goStringSlice, isObj, jsonEqual, num, type Obj, obj, qualifiedName, str } from './util.js';
 
 /** validation.go isInvalidQuotaResource. */

@@ -16,12 +16,12 @@ import {
 } from '../../field-errors.js';
 import { GoLiteral, goQuote } from '../../go-format.js';
 import type { KubeObject, LabelSelector } from '../../meta.js';
+import { parseQuantity, quantityGoValue } from '../../resource/quantity.js';
 import { isFullyQualifiedDomainName } from '../formats.js';
 import { validateLabelSelector, validateLabels } from '../labels.js';
 import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isValidPathSegmentName } from '../names.js';
 import { validateImmutableField } from '../object-meta.js';
 import { parseIPSloppy, specialIPMessages } from './ip.js';
-import { parseQuantity, quantityGoValue } from './quantity.js';
 import { asSelector } from './selector.js';
 import {
   arr,

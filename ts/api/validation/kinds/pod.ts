@@ -23,6 +23,14 @@ import {
 } from '../../field-errors.js';
 import { byteLength, GoLiteral, goQuote } from '../../go-format.js';
 import type { KubeObject, LabelSelector } from '../../meta.js';
+import {
+  compareQuantity,
+  isNegative,
+  isWholeAtMilli,
+  parseQuantity,
+  quantityGoValue,
+  quantityString,
+} from '../../resource/quantity.js';
 import { isConfigMapKey, isHTTPHeaderName, isRelaxedEnvVarName, isValidPortName, isValidPortNum } from '../formats.js';
 import { validateLabelName, validateLabelSelector, validateLabels } from '../labels.js';
 import {
@@ -35,14 +43,6 @@ import {
 } from '../names.js';
 import { validateAnnotations } from '../object-meta.js';
 import { INVALID_IP_MSG, parseIPSloppy } from './ip.js';
-import {
-  compareQuantity,
-  isNegative,
-  isWholeAtMilli,
-  parseQuantity,
-  quantityGoValue,
-  quantityString,
-} from './quantity.js';
 import {
   arr,
   cloneJson,

@@ -8,6 +8,7 @@
  */
 import { type FieldError, invalid } from '../../../api/field-errors.js';
 import { OBJECT_META_FIELDS } from '../../../api/meta.js';
+import { rfc3339 } from '../../../api/time.js';
 import { decodeObjectMeta } from './embedded-resource.js';
 import { child, index, key, type MaybePath } from './field-path.js';
 import { goBadValue } from './go-values.js';
@@ -88,5 +89,5 @@ function setObjectMeta(meta: JSONObject): JSONObject {
 function utcSeconds(t: string): string {
   const ms = Date.parse(t);
   if (Number.isNaN(ms)) return t;
-  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  return rfc3339(ms);
 }

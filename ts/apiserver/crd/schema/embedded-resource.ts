@@ -6,9 +6,9 @@
  */
 import { type FieldError, invalid, required } from '../../../api/field-errors.js';
 import type { ObjectMeta } from '../../../api/meta.js';
+import { goTimeParseError, RFC3339 } from '../../../api/time.js';
 import { isDNS1035Label, validatePathSegmentName } from '../../../api/validation/names.js';
 import { validateObjectMeta } from '../../../api/validation/object-meta.js';
-import { goTimeParseError } from '../../decode/go-decoder.js';
 import { child, index, key, type MaybePath } from './field-path.js';
 import { goBadValue } from './go-values.js';
 import {
@@ -151,7 +151,7 @@ function fieldError(key: string, type: string, v: unknown): { error: string; abo
       // metav1.Time.UnmarshalJSON: a string, then time.Parse(RFC3339); its errors end the decode.
       if (typeof v !== 'string')
         return { error: `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`, abort: true };
-      const err = goTimeParseError(v, '2006-01-02T15:04:05Z07:00');
+      const err = goTimeParseError(v, RFC3339);
       return err === undefined ? undefined : { error: err, abort: true };
     }
     case 'map[string]string': {

@@ -6,6 +6,7 @@
  * number the schema does not know makes the whole body a 415, so nothing is silently lost.
  */
 import { newUnsupportedMediaType } from '../../../api/status.js';
+import { rfc3339 } from '../../../api/time.js';
 import { type FieldSpec, MESSAGES } from './schemas.js';
 import { ProtobufError, readFields, type WireField } from './wire.js';
 
@@ -54,7 +55,7 @@ function timeOf(bytes: Uint8Array): string | undefined {
   let seconds = 0n;
   for (const f of readFields(bytes)) if (f.number === 1 && f.varint !== undefined) seconds = f.varint;
   if (seconds === 0n) return undefined;
-  return new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z');
+  return rfc3339(Number(seconds) * 1000);
 }
 
 /** resource.Quantity on the wire: a message holding its string form as field 1. */

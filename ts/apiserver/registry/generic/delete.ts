@@ -15,14 +15,14 @@ import {
   type ObjectMeta,
   type Preconditions,
 } from '../../../api/meta.js';
-import { newConflict, newNotFound, StatusError } from '../../../api/status.js';
+import { isNotFound, newConflict, newNotFound } from '../../../api/status.js';
+import { rfc3339 } from '../../../api/time.js';
 import type { StoredObject } from '../../../storage/storage.js';
 import { requestAttributes } from '../../admission/chain.js';
 import { decodeStored, encodeForStorage } from '../../decode/codec.js';
 import { collectionPrefix, objectKey, type ResourceInfo } from '../resources.js';
 import { strategyFor } from '../strategies.js';
 import { isDryRun, type ResourceRequest, type RestContext } from './context.js';
-import { rfc3339 } from './names.js';
 import { type Selectors, selects } from './read-options.js';
 import { checkStoragePreconditions, groupResource, storageCall } from './storage-call.js';
 
@@ -253,7 +253,7 @@ async function genericDelete(
     return deleted;
   } catch (err) {
     // The graceless race of kubernetes#19403: someone else deleted it first.
-    if (err instanceof StatusError && err.code === 404 && graceful) return obj;
+    if (isNotFound(err) && graceful) return obj;
     throw err;
   }
 }
@@ -280,7 +280,7 @@ export async function storeDeleteCollection(
       items.push(await storeDelete(ctx, { ...req, namespace, name: obj.metadata?.name ?? '' }, structuredClone(opts)));
     } catch (err) {
       // Deleted meanwhile: nothing left to do for this one.
-      if (!(err instanceof StatusError && err.code === 404)) throw err;
+      if (!isNotFound(err)) throw err;
     }
   }
   return { items, revision: await ctx.storage.currentRevision() };

@@ -1,4 +1,4 @@
-/** Object identity the apiserver assigns: generated names, UIDs and timestamps. */
+/** Object identity the apiserver assigns: generated names and UIDs (timestamps: ts/api/time.ts). */
 
 // k8s.io/apimachinery/pkg/util/rand: the alphabet without vowels and confusable characters.
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -12,19 +12,6 @@ export function generateName(base: string, random: () => number = Math.random): 
   let suffix = '';
   for (let i = 0; i < RANDOM_LENGTH; i++) suffix += ALPHANUMS[Math.floor(random() * ALPHANUMS.length)];
   return prefix + suffix;
-}
-
-let lastSecond = Number.NaN;
-let lastText = '';
-
-/** metav1.Time on the wire: RFC 3339 at second precision (the last second's text kept: writes come in bursts). */
-export function rfc3339(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
-    lastSecond = second;
-  }
-  return lastText;
 }
 
 /** A random UUID (types.UID). */

@@ -6,7 +6,8 @@
  * endpoints/. Every storage error becomes a Status through storageCall.
  */
 import type { KubeObject } from '../../../api/meta.js';
-import { newConflict, newInvalid, newNotFound, StatusError } from '../../../api/status.js';
+import { isConflict, isNotFound, newConflict, newInvalid, newNotFound } from '../../../api/status.js';
+import { rfc3339 } from '../../../api/time.js';
 import {
   carryOverSystemMeta,
   validateCommonCreate,
@@ -26,7 +27,7 @@ import { collectionPrefix, objectKey, type ResourceInfo } from '../resources.js'
 import { strategyFor } from '../strategies.js';
 import type { FinishFunc, UpdateMode } from '../strategy.js';
 import type { ResourceRequest, RestContext } from './context.js';
-import { generateName, newUid, rfc3339 } from './names.js';
+import { generateName, newUid } from './names.js';
 import { type ListRead, type Selectors, selects } from './read-options.js';
 import { groupResource, storageCall } from './storage-call.js';
 
@@ -287,7 +288,7 @@ export async function storeUpdate(
       await strategy.afterDelete?.(ctx, decodeStored(deleted));
     } catch (err) {
       // Changed or deleted meanwhile: whoever did that sees to the rest.
-      if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+      if (!(isNotFound(err) || isConflict(err))) throw err;
     }
   }
   return { obj: result, warnings };

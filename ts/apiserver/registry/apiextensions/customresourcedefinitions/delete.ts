@@ -7,12 +7,12 @@
  */
 import type { DeleteOptions, KubeObject } from '../../../../api/meta.js';
 import { newConflict, newNotFound } from '../../../../api/status.js';
+import { rfc3339 } from '../../../../api/time.js';
 import type { StoredObject } from '../../../../storage/storage.js';
 import { setCondition } from '../../../crd/conditions.js';
 import { CRD_CLEANUP_FINALIZER, type Crd } from '../../../crd/types.js';
 import { decodeStored, encodeForStorage } from '../../../decode/codec.js';
 import { isDryRun, type ResourceRequest, type RestContext } from '../../generic/context.js';
-import { rfc3339 } from '../../generic/names.js';
 import { storageCall } from '../../generic/storage-call.js';
 import { objectKey, type ResourceInfo } from '../../resources.js';
 import type { GenericDelete } from '../../strategy.js';

@@ -12,10 +12,10 @@ import {
   type Preconditions,
 } from '../../../../api/meta.js';
 import { newNotFound } from '../../../../api/status.js';
+import { rfc3339 } from '../../../../api/time.js';
 import type { StoredObject } from '../../../../storage/storage.js';
 import { decodeStored, encodeForStorage } from '../../../decode/codec.js';
 import { isDryRun, type ResourceRequest, type RestContext } from '../../generic/context.js';
-import { rfc3339 } from '../../generic/names.js';
 import { checkStoragePreconditions, groupResource, storageCall } from '../../generic/storage-call.js';
 import { isObj, type Obj } from '../../objects.js';
 import { objectKey } from '../../resources.js';

@@ -7,6 +7,7 @@
 import { type ErrorList, FieldPath, notSupported, required } from '../../../../api/field-errors.js';
 import type { KubeObject } from '../../../../api/meta.js';
 import { newBadRequest, newConflict, newNotFound, StatusError, successStatus } from '../../../../api/status.js';
+import { rfc3339 } from '../../../../api/time.js';
 import {
   ensureObjectNamespaceMatchesRequestNamespace,
   expectedNamespaceForScope,
@@ -18,7 +19,6 @@ import { metaOf } from '../../../decode/type-meta.js';
 import { decodeCreateBody } from '../../../endpoints/create.js';
 import { jsonResponse } from '../../../endpoints/response.js';
 import { isDryRun, type ResourceRequest, type RestContext } from '../../generic/context.js';
-import { rfc3339 } from '../../generic/names.js';
 import { storageCall } from '../../generic/storage-call.js';
 import { isObj, type Obj } from '../../objects.js';
 import { bodyKind, objectKey } from '../../resources.js';

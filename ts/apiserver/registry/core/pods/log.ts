@@ -8,8 +8,8 @@
 import { type ErrorList, FieldPath, forbidden, invalid } from '../../../../api/field-errors.js';
 import type { KubeObject, StatusReason } from '../../../../api/meta.js';
 import { newBadRequest, newInternalError, newInvalid, newNotFound, StatusError } from '../../../../api/status.js';
+import { goTimeParseError, RFC3339, rfc3339 } from '../../../../api/time.js';
 import { decodeStored } from '../../../decode/codec.js';
-import { goTimeParseError } from '../../../decode/go-decoder.js';
 import type { ResourceRequest, RestContext } from '../../generic/context.js';
 import { getReadAt } from '../../generic/read-options.js';
 import { storageCall } from '../../generic/storage-call.js';
@@ -60,8 +60,6 @@ const KUBELET_PORT = 10250;
 const PREFERRED_ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
 /** GenericHttpResponseChecker: at most this much of a kubelet's error body is read (rest/response_checker.go). */
 const MAX_READ_LENGTH = 50000;
-/** time.RFC3339, metav1.Time's query-parameter layout. */
-const RFC3339 = '2006-01-02T15:04:05Z07:00';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -106,7 +104,7 @@ function queryTime(value: string | null): string | undefined {
   if (value === null || value === '' || value === 'null') return undefined;
   const err = goTimeParseError(value, RFC3339);
   if (err !== undefined) throw newBadRequest(err);
-  return new Date(value).toISOString().replace(/\.\d+Z$/, 'Z');
+  return rfc3339(Date.parse(value));
 }
 
 /**

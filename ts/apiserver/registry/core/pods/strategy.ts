@@ -4,16 +4,11 @@
  * 1.32 dropped, the status strategy (ownerReferences and qosClass kept), and graceful deletion
  * (CheckGracefulDelete). The subresources are binding.ts, eviction.ts and log.ts.
  */
-import type { KubeObject } from '../../../../api/meta.js';
+import type { Pod } from '../../../../api/types/core/v1.js';
 import { keepStoredMetadata, keepStoredSpec, keepStoredStatus, startStatus } from '../../generic/default-strategy.js';
 import { child, isObj, type Obj } from '../../objects.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { applyPodDefaults, applyPodSpecDefaults, dropDisabledPodFields } from './defaults.js';
-
-type Pod = KubeObject & {
-  spec?: { terminationGracePeriodSeconds?: number; nodeName?: string };
-  status?: { phase?: string };
-};
 
 export const podStrategy: ResourceStrategy = {
   defaults(o) {

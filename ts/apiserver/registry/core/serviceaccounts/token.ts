@@ -6,7 +6,8 @@
  */
 import { type ErrorList, FieldPath, invalid, tooLong } from '../../../../api/field-errors.js';
 import type { KubeObject } from '../../../../api/meta.js';
-import { newBadRequest, newConflict, newInvalid, newNotFound, StatusError } from '../../../../api/status.js';
+import { isNotFound, newBadRequest, newConflict, newInvalid, newNotFound } from '../../../../api/status.js';
+import { rfc3339 } from '../../../../api/time.js';
 import { requestAttributes } from '../../../admission/chain.js';
 import {
   type ClaimRef,
@@ -21,7 +22,7 @@ import { checkTypeMeta, metaOf } from '../../../decode/type-meta.js';
 import { jsonResponse } from '../../../endpoints/response.js';
 import { checkOptions, fieldValidation, writeOptions } from '../../../endpoints/rest-options.js';
 import { isDryRun, type ResourceRequest, type RestContext } from '../../generic/context.js';
-import { newUid, rfc3339 } from '../../generic/names.js';
+import { newUid } from '../../generic/names.js';
 import { getReadAt } from '../../generic/read-options.js';
 import { storageCall } from '../../generic/storage-call.js';
 import { bodyKind, findResource, objectKey } from '../../resources.js';
@@ -175,7 +176,7 @@ export async function createTokenRequest(
           const n = await getCore(ctx, 'nodes', '', nodeName);
           node = { name: nodeName, uid: n.metadata?.uid ?? '' };
         } catch (err) {
-          if (!(err instanceof StatusError && err.status.code === 404)) throw err;
+          if (!isNotFound(err)) throw err;
           node = { name: nodeName };
         }
       }

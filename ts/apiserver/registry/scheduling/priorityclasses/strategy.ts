@@ -5,14 +5,14 @@
  * to delete them.
  */
 import { newForbidden } from '../../../../api/status.js';
-import type { Obj } from '../../objects.js';
+import type { PriorityClass } from '../../../../api/types/scheduling/v1.js';
 import type { ResourceStrategy } from '../../strategy.js';
 
 /** scheduling.SystemCriticalPriority: 2 × HighestUserDefinablePriority (1e9). */
 const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 
 /** The built-in PriorityClasses, as kube-apiserver's scheduling post-start hook creates them. */
-export const SYSTEM_PRIORITY_CLASSES: readonly Obj[] = [
+export const SYSTEM_PRIORITY_CLASSES: readonly PriorityClass[] = [
   {
     apiVersion: 'scheduling.k8s.io/v1',
     kind: 'PriorityClass',
@@ -38,7 +38,7 @@ export const priorityClassStrategy: ResourceStrategy = {
   },
   /** storage.go Delete: 403 "this is a system priority class and cannot be deleted". */
   checkDelete(name, info) {
-    if (SYSTEM_PRIORITY_CLASSES.some((pc) => (pc.metadata as { name: string }).name === name)) {
+    if (SYSTEM_PRIORITY_CLASSES.some((pc) => pc.metadata?.name === name)) {
       throw newForbidden(
         { group: info.group, resource: info.resource },
         name,

@@ -1,9 +1,10 @@
 /**
- * resource.Quantity as validation needs it (k8s.io/apimachinery/pkg/api/resource, v0.32): parse
- * with ParseQuantity's errors, compare exactly, and print the canonical String() Kubernetes puts in
- * its messages (`1500m`, `2k`, `1536Mi`).
+ * resource.Quantity (k8s.io/apimachinery/pkg/api/resource quantity.go, v0.32) for validation,
+ * quota and limit ranges: parse with ParseQuantity's errors, compare exactly, and print the
+ * canonical String() Kubernetes puts in its messages and writes back (`1500m`, `2k`, `1536Mi`).
+ * On the wire a Quantity is a string (types/resource.ts).
  */
-import { GoLiteral, goQuote } from '../../go-format.js';
+import { GoLiteral, goQuote } from '../go-format.js';
 
 /** quantity.go splitREString. */
 const SPLIT_RE = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
