@@ -9,6 +9,7 @@
  * Non-2xx responses throw ApiError with the server's Status.
  */
 import type { DeleteOptions, KubeList, KubeObject, Status } from '../api/meta.js';
+import { watchProgressOf } from '../api/watch-progress.js';
 import { errorFromResponse } from './errors.js';
 import { type GroupVersionResource, resourcePath } from './resources.js';
 import { CLIENT_ORIGIN, type Transport } from './transport.js';
@@ -196,7 +197,7 @@ export function createClient(transport: Transport): Client {
           timeoutSeconds: o.timeoutSeconds,
         });
       const res = await send('GET', path);
-      return watchStream<T>(res.body);
+      return watchStream<T>(res.body, watchProgressOf(res));
     },
     bind: (namespace, podName, nodeName) =>
       json('POST', resourcePath({ group: '', version: 'v1', resource: 'pods' }, namespace, podName, 'binding'), {

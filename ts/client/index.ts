@@ -14,6 +14,7 @@ export {
 export { ApiError, errorFromResponse, isApiError, isExpired } from './errors.js';
 export { type CoreEvent, EventRecorder, type EventRecorderOptions, type EventType } from './event-recorder.js';
 export { resourceString, SharedInformerFactory, type SharedInformerFactoryOptions } from './informers/factory.js';
+export { filteringHandler } from './informers/filtering-handler.js';
 export {
   addPodControllerIndexer,
   addPodNodeNameIndexer,
