@@ -15,6 +15,7 @@
  *   recorder.record(pod, 'Normal', 'Scheduled', 'Successfully assigned default/p to n1');
  */
 import type { KubeObject } from '../api/meta.js';
+import type { DeepReadonly } from '../api/types/readonly.js';
 import { type Clock, realClock } from '../sim/clock.js';
 import type { Client } from './client.js';
 import { isApiError } from './errors.js';
@@ -181,7 +182,7 @@ export class EventRecorder {
   }
 
   /** Records an event about `obj` (recorder.Event); never throws, never waits. */
-  record(obj: KubeObject, type: EventType, reason: string, message: string): void {
+  record(obj: DeepReadonly<KubeObject>, type: EventType, reason: string, message: string): void {
     if (this.queued >= MAX_QUEUED_EVENTS) {
       this.dropped++;
       return;
@@ -214,7 +215,7 @@ export class EventRecorder {
   }
 
   /** The Event makeEvent builds for `obj`, before correlation (exported for tests). */
-  build(obj: KubeObject, type: EventType, reason: string, message: string): CoreEvent {
+  build(obj: DeepReadonly<KubeObject>, type: EventType, reason: string, message: string): CoreEvent {
     const meta = obj.metadata ?? {};
     const now = this.clock.now();
     // `%v.%x` of UnixNano; a sequence keeps names apart when a virtual clock stands still.
