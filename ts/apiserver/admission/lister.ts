@@ -39,12 +39,15 @@ function served(r: ResourceType): ResourceInfo {
   return info;
 }
 
-/** The informer of `resource` when it is current; started (for the next reads) when it is not yet. */
+/**
+ * The informer of `resource` when it is current; started (for the next reads) when it is not yet —
+ * by the factory's start(), which starts nothing once the factory is shutting down.
+ */
 function currentInformer(source: ListerSource, resource: ResourceType): SharedIndexInformer<KubeObject> | undefined {
   if (source.informers === undefined || source.storage.queuesWatchesOnCommit !== true) return undefined;
   const informer = source.informers.informerFor<KubeObject>(resource);
   if (informer.isCurrent()) return informer;
-  informer.start();
+  if (!informer.hasStarted()) source.informers.start();
   return undefined;
 }
 

@@ -106,11 +106,11 @@ export class RbacIndex {
     return this.informers_;
   }
 
-  /** Starts the four informers; resolves once their first lists are in. */
+  /** Starts the four informers (the factory's start()); resolves once their first lists are in. */
   start(): Promise<void> {
     this.started ??= (async () => {
       const all = Object.values(this.informers);
-      for (const informer of all) informer.start();
+      this.factory.start();
       await Promise.all(all.map((i) => i.synced()));
     })();
     return this.started;

@@ -54,7 +54,8 @@ export class CrdRegistry implements CustomResourceLookup {
       onUpdate: (_old, crd) => changed(crd),
       onDelete: changed,
     });
-    informer.start();
+    // The factory's start(): nothing starts once it is shutting down.
+    this.informers.start();
   }
 
   /**
