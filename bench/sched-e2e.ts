@@ -183,6 +183,8 @@ export async function runE2e(
     };
   } finally {
     await scheduler.stop();
+    // The apiserver's own informers (admission's lookups, the CRDs) stop before the store closes.
+    await api.close?.();
     await storage.close();
   }
 }

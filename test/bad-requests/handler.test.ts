@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusCause } from '../../ts/api/meta.js';
-import { createAuthorizer } from '../../ts/apiserver/auth/authorizer.js';
+import { storageAuthorizer } from '../../ts/apiserver/auth/testing/storage-authorizer.js';
 import { parseTokenFile } from '../../ts/apiserver/authn/tokens.js';
 import { createApiServer } from '../../ts/apiserver/server.js';
 import { type TestServer, TOKEN, testRequest, testServer } from '../../ts/apiserver/testing/test-server.js';
@@ -1275,7 +1275,7 @@ async function protectedServer(options: {
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   }) as WasmStorage;
-  const authorizer = createAuthorizer(storage);
+  const authorizer = storageAuthorizer(storage, clock);
   const api = createApiServer({
     storage,
     clock,

@@ -2,9 +2,13 @@
  * The server's configuration (k8s.io/apiserver pkg/server/config.go Config and its Complete()):
  * the options createApiServer takes, and what they complete into — the REST context every handler
  * shares, the CustomResourceDefinitions served, the authenticator and authorizer, the in-flight
- * limiter, the service account token issuer. Nothing here serves a request yet: server.ts puts the
- * handler chain (handler-chain.ts) in front of the routes (endpoints/router.ts).
+ * limiter, the service account token issuer, the shared informers the admission plugins, the RBAC
+ * authorizer and the CRD registry read (genericConfig.SharedInformerFactory). Nothing here serves a
+ * request yet: server.ts puts the handler chain (handler-chain.ts) in front of the routes
+ * (endpoints/router.ts).
  */
+import type { SharedInformerFactory } from '../client/informers/factory.js';
+import type { RequestHandler } from '../client/transport.js';
 import { type Clock, realClock } from '../sim/clock.js';
 import type { Storage } from '../storage/storage.js';
 import { type AdmissionPluginOptions, admissionChain } from './admission/plugins.js';
@@ -28,6 +32,7 @@ import {
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './filters/request-deadline.js';
 import type { ChainConfig } from './handler-chain.js';
 import { MAX_REQUEST_BODY_BYTES } from './incoming.js';
+import { loopbackCredential, loopbackInformers, withLoopbackToken } from './informers/loopback.js';
 import type { KubeletLogs } from './registry/core/pods/log.js';
 import { type TokenIssuer, tokenIssuer } from './registry/core/serviceaccounts/token.js';
 import type { RestContext } from './registry/generic/context.js';
@@ -67,8 +72,17 @@ export interface ApiServerOptions extends ProtectionOptions {
   serviceAccountIssuer?: string;
   /** --api-audiences (default: the issuer). */
   apiAudiences?: readonly string[];
-  /** The authorizer every request and the access reviews go through (auth/authorizer.ts); without one, RBAC over `storage`, made on first use. */
+  /** The authorizer every request and the access reviews go through (auth/authorizer.ts); without one, RBAC over the informers, made on first use. */
   authorizer?: Authorizer;
+  /**
+   * The process's shared informers (ts/cluster passes its one factory), which the admission
+   * plugins, the RBAC authorizer and the CRD registry read. Its client must reach this server
+   * in-process as a user in system:masters (the RBAC authorizer's own informers cannot wait for
+   * RBAC), as kube-apiserver's loopback client does. Without it, the server makes a factory of its
+   * own over a loopback client of itself (informers/loopback.ts) and stops it on close(). Either
+   * way an informer starts only when first read.
+   */
+  informers?: SharedInformerFactory;
   /**
    * The admission plugins (admission/plugins.ts): kube-apiserver's default-enabled set changed by
    * `enable` / `disable` (--enable-admission-plugins, --disable-admission-plugins). Without it only
@@ -90,15 +104,28 @@ export interface ServerConfig extends ChainConfig {
   issuer: TokenIssuer;
   /** The RBAC authorizer (the default authorizer; the rules RBAC escalation checks resolve). */
   rbac(): RbacAuthorizer;
+  /** The shared informers the server reads (the option's, or its own). */
+  informers: SharedInformerFactory;
+  /** Whether `informers` is the server's own (made here, shut down on close). */
+  ownsInformers: boolean;
 }
 
-export function completeConfig(options: ApiServerOptions): ServerConfig {
+/** The options completed; `self` is the server being built (its own informers' loopback client calls it). */
+export function completeConfig(options: ApiServerOptions, self: () => RequestHandler): ServerConfig {
   const clock = options.clock ?? realClock;
+  let informers = options.informers;
+  let tokens = options.tokens;
+  if (informers === undefined) {
+    // kube-apiserver's loopback client: a credential in memory, when the server reads itself.
+    const loopback = loopbackCredential();
+    informers = loopbackInformers(self, loopback.token, { clock });
+    tokens = withLoopbackToken(tokens, loopback);
+  }
   const rest: RestContext = {
     storage: options.storage,
     clock,
     admission: admissionChain(
-      { storage: options.storage, clock },
+      { storage: options.storage, informers, clock },
       options.admission ?? { plugins: ['NamespaceLifecycle'] },
     ),
     services: new ServiceAllocators({
@@ -114,7 +141,7 @@ export function completeConfig(options: ApiServerOptions): ServerConfig {
   );
   // Authentication (authn/): certificates, the token file, service account JWTs, anonymous.
   const authenticator = createAuthenticator({
-    tokens: options.tokens,
+    tokens,
     serviceAccounts: serviceAccountAuthenticator({
       storage: options.storage,
       keys: async () => [await issuer.key()],
@@ -133,7 +160,7 @@ export function completeConfig(options: ApiServerOptions): ServerConfig {
     rbacAuthorizer ??=
       options.authorizer !== undefined && isRbacAuthorizer(options.authorizer)
         ? options.authorizer
-        : createAuthorizer(options.storage);
+        : createAuthorizer(informers, options.storage);
     return rbacAuthorizer;
   };
   let authorizer = options.authorizer;
@@ -141,7 +168,7 @@ export function completeConfig(options: ApiServerOptions): ServerConfig {
     options,
     clock,
     rest,
-    crds: new CrdRegistry(options.storage),
+    crds: new CrdRegistry(informers, options.storage),
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     maxBodyBytes: options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
     limiter: new InFlightLimiter(
@@ -155,5 +182,7 @@ export function completeConfig(options: ApiServerOptions): ServerConfig {
       return authorizer;
     },
     rbac,
+    informers,
+    ownsInformers: options.informers === undefined,
   };
 }

@@ -6,6 +6,7 @@
  *
  *   const api = createApiServer({ storage, tokens });
  *   const res = await api.handle(new Request('https://x/api/v1/namespaces', { headers: { Authorization: 'Bearer t' } }));
+ *   …  await api.close();   // its informers and in-server controllers (before the storage closes)
  */
 import type { ConnectionInfo } from './authn/connection.js';
 import { type ApiServerOptions, completeConfig } from './config.js';
@@ -23,15 +24,31 @@ export interface ApiServer {
    * `handle(new Request(call.url, call), connection)` would.
    */
   handleCall?(call: DirectCall, connection?: ConnectionInfo): Promise<Response>;
+  /**
+   * Stops what the server runs besides requests: the in-server CRD controllers, and the informers
+   * when they are its own (a factory given in the options is its owner's to shut down).
+   * createApiServer's server has it; a front or a wrapper need not.
+   */
+  close?(): Promise<void>;
 }
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
-  const config = completeConfig(options);
+  let server: ApiServer | undefined;
+  const config = completeConfig(options, () => {
+    if (server === undefined) throw new Error('kubewasm apiserver: a loopback request before the server was made');
+    return server;
+  });
   // apiextensions' naming, establishing and finalizer controllers, in-server on the same storage.
-  new CrdControllers(options.storage, config.crds, config.clock);
+  const crdControllers = new CrdControllers(options.storage, config.crds, config.clock);
   const handle = buildHandlerChain(apiRoutes(config), config);
-  return {
+  server = {
     handle: (request, connection) => handle(incomingRequest(request, connection)),
     handleCall: async (call, connection) => handle(incomingCall(call, connection)),
+    async close() {
+      crdControllers.stop();
+      config.crds.stop();
+      if (config.ownsInformers) await config.informers.shutdown();
+    },
   };
+  return server;
 }

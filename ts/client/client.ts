@@ -12,6 +12,7 @@ import type { DeleteOptions, KubeList, KubeObject, Status } from '../api/meta.js
 import type { GroupVersionResource, ObjectOfResource } from '../api/resources.js';
 import type { Scale } from '../api/types/autoscaling/v1.js';
 import type { Namespace } from '../api/types/core/v1.js';
+import { watchProgressOf } from '../api/watch-progress.js';
 import { errorFromResponse } from './errors.js';
 import { resourcePath } from './resources.js';
 import { CLIENT_ORIGIN, type Transport } from './transport.js';
@@ -252,7 +253,7 @@ export function createClient(transport: Transport): Client {
           timeoutSeconds: o.timeoutSeconds,
         });
       const res = await send('GET', path);
-      return watchStream<T>(res.body);
+      return watchStream<T>(res.body, watchProgressOf(res));
     },
     bind: (namespace, podName, nodeName) =>
       json('POST', resourcePath({ group: '', version: 'v1', resource: 'pods' }, namespace, podName, 'binding'), {

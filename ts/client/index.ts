@@ -16,6 +16,7 @@ export {
 export { errorFromResponse } from './errors.js';
 export { type CoreEvent, EventRecorder, type EventRecorderOptions, type EventType } from './event-recorder.js';
 export { resourceString, SharedInformerFactory, type SharedInformerFactoryOptions } from './informers/factory.js';
+export { filteringHandler } from './informers/filtering-handler.js';
 export {
   addPodControllerIndexer,
   addPodNodeNameIndexer,

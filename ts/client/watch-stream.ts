@@ -1,9 +1,11 @@
 /**
  * A watch response body — chunked `{"type":…,"object":…}` lines — read incrementally as typed
  * events. Chunks may split a line anywhere (even inside a UTF-8 sequence); `stop()` cancels the
- * body, which ends the server's watch.
+ * body, which ends the server's watch. A watch served in this process may carry the server's
+ * progress (ts/api/watch-progress.ts), which the stream hands on as `progress`.
  */
 import type { KubeObject, Status, WatchEventType } from '../api/meta.js';
+import type { WatchProgress } from '../api/watch-progress.js';
 
 /** One watch event; ERROR events carry a Status. */
 export type WatchEvent<T = KubeObject> =
@@ -13,6 +15,11 @@ export type WatchEvent<T = KubeObject> =
 /** An open watch: iterate its events (once); `stop()` ends it early. */
 export interface WatchStream<T = KubeObject> extends AsyncIterable<WatchEvent<T>> {
   stop(): void;
+  /**
+   * The server's progress with this watch (one line per event): present only for a watch served in
+   * this process over a storage that queues on commit — never over HTTP.
+   */
+  readonly progress?: WatchProgress;
 }
 
 const EVENT_TYPES = new Set<WatchEventType>(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
@@ -25,11 +32,15 @@ function parseLine<T>(line: string): WatchEvent<T> {
   return ev as WatchEvent<T>;
 }
 
-/** The events of a watch response body. */
-export function watchStream<T = KubeObject>(body: ReadableStream<Uint8Array> | null): WatchStream<T> {
+/** The events of a watch response body (and the server's progress with it, when it has one). */
+export function watchStream<T = KubeObject>(
+  body: ReadableStream<Uint8Array> | null,
+  progress?: WatchProgress,
+): WatchStream<T> {
   const reader = body?.getReader();
   let stopped = false;
   return {
+    ...(progress === undefined ? {} : { progress }),
     stop() {
       if (stopped) return;
       stopped = true;

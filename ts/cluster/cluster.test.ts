@@ -105,6 +105,58 @@ describe('createCluster', () => {
     expect(account).toBe('default');
   });
 
+  it('opens one watch per resource, however many components read it', async () => {
+    // `kubewasm up`'s admission: kube-apiserver's default-enabled plugins.
+    const { cluster, watches, lines } = await start({ apiserver: { admission: {} } });
+    // Every reader at work: the scheduler (a node, a pod to bind), admission (the pod create looks
+    // up its namespace, ServiceAccount, LimitRanges, PriorityClasses and quotas), RBAC (the
+    // scheduler's and the controllers' own requests) and the CRD registry (a path no built-in serves).
+    await cluster.client.create(RESOURCES.nodes, undefined, {
+      metadata: { name: 'n1' },
+      status: {
+        allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+        capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+      },
+    });
+    await cluster.client.create(RESOURCES.pods, 'default', {
+      metadata: { name: 'web' },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    });
+    await expect(
+      cluster.client.list({ group: 'stable.example.com', version: 'v1', resource: 'crontabs' }),
+    ).rejects.toMatchObject({ code: 404 });
+    let node: string | undefined;
+    for (let i = 0; i < 200 && node === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      node = (await cluster.client.get<Pod>(RESOURCES.pods, 'default', 'web')).spec?.nodeName;
+    }
+    expect(node).toBe('n1');
+    const needed = [
+      // kube-scheduler
+      '/registry/pods/',
+      '/registry/nodes/',
+      // kube-apiserver: admission, RBAC, CRDs
+      '/registry/namespaces/',
+      '/registry/serviceaccounts/',
+      '/registry/limitranges/',
+      '/registry/priorityclasses/',
+      '/registry/resourcequotas/',
+      '/registry/roles/',
+      '/registry/rolebindings/',
+      '/registry/clusterroles/',
+      '/registry/clusterrolebindings/',
+      '/registry/customresourcedefinitions/',
+      // kube-controller-manager (a few of its resources)
+      '/registry/deployments/',
+      '/registry/replicasets/',
+      '/registry/configmaps/',
+      '/registry/secrets/',
+    ];
+    expect(needed.filter((prefix) => !watches.has(prefix))).toEqual([]);
+    expect([...watches].filter(([, count]) => count !== 1)).toEqual([]);
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
   it('stops every part, and a second cluster in the process is independent of the first', async () => {
     const first = await start();
     const kubewasm = await loadKubewasm();

@@ -1,25 +1,27 @@
 /**
  * The cluster assembly: one Kubernetes control plane in this process — the store, kube-apiserver
  * with its post-start hooks, the identities of its parts, kube-scheduler and
- * kube-controller-manager on one shared informer factory — started in the order a kubeadm cluster
- * comes up and stopped in reverse. No `node:` imports: a browser Worker runs it as it is; Node adds
- * a data directory and an HTTPS front (node.ts, which `kubewasm up` uses).
+ * kube-controller-manager — all reading one shared informer factory, so that each resource is
+ * listed and watched once however many components read it — started in the order a kubeadm
+ * cluster comes up and stopped in reverse. No `node:` imports: a browser Worker runs it as it is;
+ * Node adds a data directory and an HTTPS front (node.ts, which `kubewasm up` uses).
  *
  *   const cluster = await createCluster({ kubewasm: await loadKubewasm() });
  *   await cluster.client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'shop' } });
  *   …  await cluster.stop();
  *
  *   storage ─▶ apiserver ─▶ post-start hooks ─▶ serve? ─▶ kubernetes Service ─▶ scheduler
- *                                                                            ─▶ controller manager
+ *      shared informers ┘ (the apiserver's readers, the scheduler's, the controllers')  ─▶ controller manager
  */
 import { BUILTIN_RESOURCES, type ResourceType } from '../api/resources.js';
 import { IpRange } from '../apiserver/allocators/ip-range.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../apiserver/allocators/service-allocation.js';
 import type { UserInfo } from '../apiserver/authn/tokens.js';
 import type { ApiServerOptions } from '../apiserver/config.js';
+import { loopbackInformers } from '../apiserver/informers/loopback.js';
 import { type ApiServer, createApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
-import { SharedInformerFactory } from '../client/informers/factory.js';
+import type { SharedInformerFactory } from '../client/informers/factory.js';
 import { inProcessTransport } from '../client/transport.js';
 import type { ControllerManagerOptions } from '../controllers/framework/context.js';
 import { Scheduler } from '../scheduler/loop/scheduler.js';
@@ -36,7 +38,7 @@ import { type PostStart, runPostStartHooks, startKubernetesService } from './pos
 const DEFAULT_SECURE_PORT = 6443;
 
 /** The apiserver's settings a cluster passes through (its flags); the rest the assembly wires. */
-export type ApiServerSettings = Omit<ApiServerOptions, 'storage' | 'tokens' | 'clock' | 'explainer'>;
+export type ApiServerSettings = Omit<ApiServerOptions, 'storage' | 'tokens' | 'clock' | 'explainer' | 'informers'>;
 
 /** Where a front serves the apiserver (node.ts serves HTTPS on loopback). */
 export interface ServingEndpoint {
@@ -76,7 +78,12 @@ export interface Cluster {
   /** An in-process client as the admin (system:masters). */
   readonly client: Client;
   readonly tokens: ControlPlaneTokens;
-  /** The process's shared informers: one list+watch per resource for every component. */
+  /**
+   * The process's shared informers: one list+watch per resource for every component — the
+   * apiserver's admission plugins, RBAC authorizer and CRD registry, the scheduler, the
+   * controllers — as the loopback user (system:apiserver: kube-apiserver's own readers must not
+   * need RBAC to read RBAC).
+   */
   readonly informers: SharedInformerFactory;
   readonly scheduler: Scheduler | undefined;
   /** The controller manager's controllers that run. */
@@ -114,18 +121,32 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
   const { users, tokens } = controlPlaneTokens(options.tokens);
   const settings = options.apiserver ?? {};
 
+  // One factory for the process, over the apiserver's loopback client (it reads the apiserver made
+  // next): kube-apiserver's, kube-scheduler's and kube-controller-manager's informers in one, each
+  // object without its managedFields before anything caches it (CreateControllerContext's transform).
+  const informers = loopbackInformers(() => api, tokens.loopback, {
+    clock,
+    transform: trimManagedFields,
+    onError: (err, gvr) => logger.withName('shared-informers').error(err, 'list or watch failed', { ...gvr }),
+  });
   // SchedulingExplanation requests are answered by the scheduler, once it runs.
   let scheduler: Scheduler | undefined;
-  const api = createApiServer({
+  const api: ApiServer = createApiServer({
     ...settings,
     storage,
     tokens: users,
     clock,
+    informers,
     explainer: () => (scheduler?.state === 'running' ? scheduler : undefined),
   });
   const loopback = createClient(inProcessTransport(api, tokens.loopback));
-  // What has started, stopped in reverse by stop() (also when a later step fails).
-  const started: Array<() => Promise<void>> = [async () => storage.close()];
+  // What has started, stopped in reverse by stop() (also when a later step fails): the informers
+  // after every reader of them, the apiserver's background work before the store closes.
+  const started: Array<() => Promise<void>> = [
+    async () => storage.close(),
+    async () => api.close?.(),
+    () => informers.shutdown(),
+  ];
   const stop = async (): Promise<void> => {
     for (const step of started.splice(0).reverse()) {
       try {
@@ -157,19 +178,11 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
     });
     started.push(() => kubernetesService.stop());
 
-    // One factory for the process, listing and watching as kube-controller-manager's shared informers
-    // do — managedFields trimmed before anything is cached (CreateControllerContext's transform).
-    const informers = new SharedInformerFactory(createClient(inProcessTransport(api, tokens.controllerManager)), {
-      clock,
-      transform: trimManagedFields,
-      onError: (err, gvr) => logger.withName('shared-informers').error(err, 'list or watch failed', { ...gvr }),
-    });
-    started.push(() => informers.shutdown());
-
     if (options.scheduler !== false) {
       const schedulerLog = logger.withName('kube-scheduler');
       const running = new Scheduler({
         client: createClient(inProcessTransport(api, tokens.scheduler)),
+        informers,
         kubewasm: options.kubewasm,
         clock,
         onError: (err, context) => schedulerLog.error(err, context),

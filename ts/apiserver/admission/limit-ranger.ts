@@ -12,8 +12,12 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import { parseQuantity, type Quantity, quantityString } from '../../api/resource/quantity.js';
+import type { LimitRangeItem, LimitRange as V1LimitRange } from '../../api/types/core/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
+import { RESOURCES } from '../../client/resources.js';
 import { admissionForbidden, aggregateMessage } from './chain.js';
-import { type AdmissionDeps, listStored } from './deps.js';
+import type { AdmissionDeps } from './deps.js';
+import { listObjects } from './lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 // limitranger.PluginName and limitRangerAnnotation.
@@ -22,24 +26,12 @@ export const LIMIT_RANGER_ANNOTATION = 'kubernetes.io/limit-ranger';
 // resource.MaxMilliValue (apimachinery pkg/api/resource/quantity.go): MaxInt64 / 1000.
 const MAX_MILLI_VALUE = 9_223_372_036_854_775n;
 
-const LIMIT_RANGES = ['', 'v1', 'limitranges'] as const;
-
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
-interface LimitRangeItem {
-  type?: string;
-  min?: Record<string, unknown>;
-  max?: Record<string, unknown>;
-  default?: Record<string, unknown>;
-  defaultRequest?: Record<string, unknown>;
-  maxLimitRequestRatio?: Record<string, unknown>;
-}
-
-interface LimitRange extends KubeObject {
-  spec?: { limits?: LimitRangeItem[] };
-}
+/** A LimitRange as the lister hands it out (read-only, shared). */
+type LimitRange = DeepReadonly<V1LimitRange>;
 
 type ResourceList = Map<string, Quantity>;
 
@@ -253,7 +245,7 @@ function podResources(spec: Obj, of: (c: Obj) => ResourceList): ResourceList {
 function validatePod(lr: LimitRange, pod: Obj): string[] {
   const spec: Obj = isObj(pod.spec) ? pod.spec : {};
   const errs: string[] = [];
-  const check = (item: LimitRangeItem, type: string, requests: ResourceList, limits: ResourceList) => {
+  const check = (item: DeepReadonly<LimitRangeItem>, type: string, requests: ResourceList, limits: ResourceList) => {
     for (const [k, v] of Object.entries(item.min ?? {})) {
       const e = minConstraint(type, k, quantity(v), requests, limits);
       if (e !== undefined) errs.push(e);
@@ -289,7 +281,7 @@ export function limitRangerPlugin(deps: AdmissionDeps): AdmissionPlugin {
     if (pod === undefined) return;
     // Objects being deleted are left alone.
     if ((a.oldObject as KubeObject | undefined)?.metadata?.deletionTimestamp) return;
-    for (const lr of await listStored<LimitRange>(deps, LIMIT_RANGES, a.namespace)) {
+    for (const lr of await listObjects(deps, RESOURCES.limitranges, a.namespace)) {
       const errs = fn(lr, pod);
       if (errs.length > 0) throw admissionForbidden(a, aggregateMessage(errs));
     }

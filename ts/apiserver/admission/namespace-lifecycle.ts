@@ -7,11 +7,10 @@
  * Namespaces themselves, cluster-scoped objects and deletes of other objects are always let through.
  */
 import { newForbidden, newNotFound, StatusError } from '../../api/status.js';
-import type { Storage, StoredObject } from '../../storage/storage.js';
-import { decodeStored } from '../decode/codec.js';
+import { RESOURCES } from '../../client/resources.js';
 import { admissionForbidden } from './chain.js';
 import type { AdmissionDeps } from './deps.js';
-import { storedLister } from './lister.js';
+import { getObject } from './lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 // lifecycle.PluginName.
@@ -20,29 +19,6 @@ export const NAMESPACE_LIFECYCLE = 'NamespaceLifecycle';
 export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
 // v1.NamespaceTerminatingCause.
 export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/**
- * Whether a stored Namespace is Terminating, decoded once per revision of it: every namespaced
- * create asks, and the namespace changes rarely.
- */
-const phaseCaches = new WeakMap<Storage, Map<string, { revision: bigint; terminating: boolean }>>();
-
-function isTerminating(storage: Storage, namespace: string, ns: StoredObject): boolean {
-  let cache = phaseCaches.get(storage);
-  if (cache === undefined) {
-    cache = new Map();
-    phaseCaches.set(storage, cache);
-  }
-  const hit = cache.get(namespace);
-  if (hit !== undefined && hit.revision === ns.revision) return hit.terminating;
-  const status = (decodeStored(ns) as Obj).status;
-  const terminating = isObj(status) && status.phase === 'Terminating';
-  cache.set(namespace, { revision: ns.revision, terminating });
-  return terminating;
-}
 
 // isAccessReview: answering about a namespace that does not exist would leak nothing useful.
 const isAccessReview = (a: AdmissionAttributes): boolean =>
@@ -64,9 +40,9 @@ export function namespaceLifecyclePlugin(deps: AdmissionDeps): AdmissionPlugin {
       // Cluster-scoped objects, namespaces themselves and deletes of anything else go through.
       if (a.namespace === '' || !a.info.namespaced || namespaceKind) return;
       if (a.operation === 'DELETE' || isAccessReview(a)) return;
-      const ns = await storedLister(deps.storage).get(`/registry/namespaces/${a.namespace}`);
+      const ns = await getObject(deps, RESOURCES.namespaces, '', a.namespace);
       if (ns === undefined) throw newNotFound({ group: '', resource: 'namespaces' }, a.namespace);
-      if (a.operation !== 'CREATE' || !isTerminating(deps.storage, a.namespace, ns)) return;
+      if (a.operation !== 'CREATE' || ns.status?.phase !== 'Terminating') return;
       const err = admissionForbidden(
         a,
         `unable to create new content in namespace ${a.namespace} because it is being terminated`,

@@ -9,9 +9,11 @@
  * - PriorityClass CREATE and UPDATE (validating): only one class may be the globalDefault.
  * Subresources are ignored. The built-in system-* classes are ordinary stored objects (made at start).
  */
-import type { KubeObject } from '../../api/meta.js';
+import type { PriorityClass } from '../../api/types/scheduling/v1.js';
+import { RESOURCES } from '../../client/resources.js';
 import { admissionForbidden } from './chain.js';
-import { type AdmissionDeps, getStored, listStored } from './deps.js';
+import type { AdmissionDeps } from './deps.js';
+import { getObject, type Listed, listObjects } from './lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 // priority.PluginName.
@@ -21,25 +23,20 @@ export const DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS = 0;
 // apiv1.PreemptLowerPriority: what getDefaultPriority gives when no class is the default.
 export const PREEMPT_LOWER_PRIORITY = 'PreemptLowerPriority';
 
-const PRIORITY_CLASSES = ['scheduling.k8s.io', 'v1', 'priorityclasses'] as const;
-
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-interface PriorityClass extends KubeObject {
-  value?: number;
-  globalDefault?: boolean;
-  preemptionPolicy?: string;
-}
+/** A PriorityClass as the lister hands it out (read-only, shared). */
+type StoredClass = Listed<typeof RESOURCES.priorityclasses>;
 
 const isPods = (a: AdmissionAttributes) => a.info.group === '' && a.info.resource === 'pods';
 const isPriorityClasses = (a: AdmissionAttributes) =>
   a.info.group === 'scheduling.k8s.io' && a.info.resource === 'priorityclasses';
 
 /** getDefaultPriorityClass: with several defaults (a race), the one of lowest value. */
-async function defaultClass(deps: AdmissionDeps): Promise<PriorityClass | undefined> {
-  let found: PriorityClass | undefined;
-  for (const pc of await listStored<PriorityClass>(deps, PRIORITY_CLASSES, '')) {
+async function defaultClass(deps: AdmissionDeps): Promise<StoredClass | undefined> {
+  let found: StoredClass | undefined;
+  for (const pc of await listObjects(deps, RESOURCES.priorityclasses, '')) {
     if (pc.globalDefault !== true) continue;
     if (found === undefined || (found.value ?? 0) > (pc.value ?? 0)) found = pc;
   }
@@ -78,7 +75,7 @@ async function admitPod(deps: AdmissionDeps, a: AdmissionAttributes): Promise<vo
       preemptionPolicy = PREEMPT_LOWER_PRIORITY;
     }
   } else {
-    const pc = await getStored<PriorityClass>(deps, PRIORITY_CLASSES, '', className);
+    const pc = await getObject(deps, RESOURCES.priorityclasses, '', className);
     if (pc === undefined) throw admissionForbidden(a, `no PriorityClass with name ${className} was found`);
     priority = pc.value ?? 0;
     preemptionPolicy = pc.preemptionPolicy;
@@ -104,7 +101,7 @@ async function admitPod(deps: AdmissionDeps, a: AdmissionAttributes): Promise<vo
 
 /** validatePriorityClass: a second globalDefault class is refused. */
 async function validatePriorityClass(deps: AdmissionDeps, a: AdmissionAttributes): Promise<void> {
-  const pc = a.object as PriorityClass | undefined;
+  const pc = a.object as Partial<PriorityClass> | undefined;
   if (pc?.globalDefault !== true) return;
   const dpc = await defaultClass(deps);
   if (dpc === undefined) return;

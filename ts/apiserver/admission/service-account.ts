@@ -14,9 +14,11 @@
  * token projections. serviceAccountName is immutable through pod update validation, not here.
  */
 import type { KubeObject } from '../../api/meta.js';
+import { RESOURCES } from '../../client/resources.js';
 import { generateName } from '../registry/generic/names.js';
 import { admissionForbidden } from './chain.js';
-import { type AdmissionDeps, getStored, realSleep } from './deps.js';
+import { type AdmissionDeps, realSleep } from './deps.js';
+import { getObject, type Listed } from './lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 // serviceaccount.PluginName and the constants of admission.go.
@@ -41,13 +43,8 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-interface ServiceAccount extends KubeObject {
-  automountServiceAccountToken?: boolean;
-  secrets?: { name?: string }[];
-  imagePullSecrets?: { name?: string }[];
-}
-
-const SERVICE_ACCOUNTS = ['', 'v1', 'serviceaccounts'] as const;
+/** A ServiceAccount as the lister hands it out (read-only, shared). */
+type ServiceAccount = Listed<typeof RESOURCES.serviceaccounts>;
 
 /** TokenVolumeSource: the projected volume of the bound token, the root CA and the namespace. */
 export function tokenVolumeSource(): Obj {
@@ -75,7 +72,7 @@ async function getServiceAccount(deps: AdmissionDeps, namespace: string, name: s
   const interval = 100 + Math.floor(Math.random() * 100);
   for (let i = 0; i < attempts; i++) {
     if (i !== 0) await (deps.sleep ?? realSleep)(interval);
-    const sa = await getStored<ServiceAccount>(deps, SERVICE_ACCOUNTS, namespace, name);
+    const sa = await getObject(deps, RESOURCES.serviceaccounts, namespace, name);
     if (sa !== undefined) return sa;
   }
   // errors.NewNotFound(api.Resource("serviceaccount"), name).

@@ -5,8 +5,9 @@ import { loadKubewasm } from '../../wasm/node.js';
 import { parseTokenFile } from '../authn/tokens.js';
 import { PROTOBUF_TYPE } from '../decode/protobuf/decode.js';
 import { type ApiServer, createApiServer } from '../server.js';
-import { createAuthorizer, type RbacAuthorizer } from './authorizer.js';
+import type { RbacAuthorizer } from './authorizer.js';
 import { reconcileBootstrapPolicy } from './bootstrap-policy.js';
+import { storageAuthorizer } from './testing/storage-authorizer.js';
 
 const ADMIN = 'admin-token';
 const JANE = 'jane-token';
@@ -50,7 +51,7 @@ beforeAll(async () => {
   const kubewasm = await loadKubewasm();
   const clock = new VirtualClock(Date.parse('2025-01-01T00:00:00Z'));
   storage = new WasmStorage({ store: kubewasm.newStore(), clock });
-  authz = createAuthorizer(storage);
+  authz = storageAuthorizer(storage, clock);
   api = createApiServer({
     storage,
     clock,

@@ -9,10 +9,11 @@ import { WasmStorage } from '../../storage/wasm/wasm-storage.js';
 import type { Kubewasm } from '../../wasm/kubewasm.js';
 import { loadKubewasm } from '../../wasm/node.js';
 import { type Attributes, attributesFor, type UserInfo } from './attributes.js';
-import { createAuthorizer, type RbacAuthorizer } from './authorizer.js';
+import type { RbacAuthorizer } from './authorizer.js';
 import type { PolicyRule, Subject } from './rbac-types.js';
 import { ruleAllows } from './rule-match.js';
 import { appliesTo } from './rule-resolver.js';
+import { storageAuthorizer } from './testing/storage-authorizer.js';
 
 let kubewasm: Kubewasm;
 beforeAll(async () => {
@@ -70,9 +71,9 @@ async function authorizerWith(p: Policy): Promise<{ authz: RbacAuthorizer; stora
       subjects,
     });
   }
-  const authz = createAuthorizer(storage);
+  const authz = storageAuthorizer(storage);
   cleanup.push(async () => {
-    authz.stop();
+    await authz.stop();
     await storage.close();
   });
   await authz.synced();

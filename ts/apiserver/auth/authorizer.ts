@@ -3,9 +3,10 @@
  * authorizer (system:masters may do anything; pkg/kubeapiserver/authorizer/config.go,
  * authorizerfactory.NewPrivilegedGroups) before RBAC (plugin/pkg/auth/authorizer/rbac/rbac.go).
  *
- *   const authz = createAuthorizer(storage);
+ *   const authz = createAuthorizer(informers, storage);   // the apiserver's shared informers
  *   await authz.authorize(attributesFor(user, 'GET', url)); // → { decision: 'allow', reason: 'RBAC: allowed by …' }
  */
+import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { Storage } from '../../storage/storage.js';
 import type { Attributes, UserInfo } from './attributes.js';
 import { RbacIndex } from './rbac-index.js';
@@ -58,7 +59,7 @@ export interface Authorizer {
   policyRulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: string[] }>;
   /** Resolves once every RBAC change made so far is visible to the authorizer (tests, bootstrap). */
   synced(): Promise<void>;
-  /** Stops the storage watches. */
+  /** Lets go of what it reads (the RBAC authorizer's informers are their factory's, which its owner stops). */
   stop(): void;
 }
 
@@ -86,9 +87,13 @@ export function aggregateMessage(errors: readonly string[]): string {
   return `[${unique.join(', ')}]`;
 }
 
-/** The privileged group authorizer, then RBAC, over an index of the RBAC objects in `storage`. */
-export function createAuthorizer(storage: Storage): RbacAuthorizer {
-  const index = new RbacIndex(storage);
+/**
+ * The privileged group authorizer, then RBAC, over the RBAC objects of the apiserver's `informers`
+ * (whose client must be in system:masters, as kube-apiserver's loopback client is; rbac-index.ts);
+ * `storage` is where synced() learns the revision to reach.
+ */
+export function createAuthorizer(informers: SharedInformerFactory, storage: Storage): RbacAuthorizer {
+  const index = new RbacIndex(informers, storage);
 
   async function policyRulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: string[] }> {
     await index.start();

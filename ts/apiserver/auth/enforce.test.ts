@@ -10,8 +10,9 @@ import { WasmStorage } from '../../storage/wasm/wasm-storage.js';
 import { loadKubewasm } from '../../wasm/node.js';
 import { parseTokenFile } from '../authn/tokens.js';
 import { type ApiServer, createApiServer } from '../server.js';
-import { createAuthorizer, type RbacAuthorizer } from './authorizer.js';
+import type { RbacAuthorizer } from './authorizer.js';
 import { reconcileBootstrapPolicy } from './bootstrap-policy.js';
+import { storageAuthorizer } from './testing/storage-authorizer.js';
 
 const TOKENS = `admin-token,admin,1,"system:masters"
 jane-token,jane,2,""
@@ -42,10 +43,10 @@ async function cluster(): Promise<Cluster> {
   const kubewasm = await loadKubewasm();
   const clock = new VirtualClock(Date.parse('2025-01-01T00:00:00Z'));
   const storage = new WasmStorage({ store: kubewasm.newStore(), clock });
-  const authz = createAuthorizer(storage);
+  const authz = storageAuthorizer(storage, clock);
   const api = createApiServer({ storage, clock, tokens: parseTokenFile(TOKENS), authorizer: authz });
   stops.push(async () => {
-    authz.stop();
+    await authz.stop();
     await storage.close();
   });
   const as = async (token: string, method: string, path: string, body?: unknown) => {

@@ -1,27 +1,29 @@
 /**
- * The RBAC objects in memory, kept current from storage watches, as kube-apiserver's RBAC authorizer
- * reads them from shared informer listers (plugin/pkg/auth/authorizer/rbac/rbac.go: RoleGetter,
- * RoleBindingLister, ClusterRoleGetter, ClusterRoleBindingLister). Bindings are indexed by subject,
- * so a request only looks at the bindings that can name its user.
+ * The RBAC objects the authorizer reads, from the apiserver's shared informers, as kube-apiserver's
+ * RBAC authorizer reads them from shared informer listers (plugin/pkg/auth/authorizer/rbac/rbac.go:
+ * RoleGetter, RoleBindingLister, ClusterRoleGetter, ClusterRoleBindingLister). Bindings are
+ * indexed by subject (an informer index), so a request only looks at the bindings that can name
+ * its user.
+ *
+ * Freshness is kube-apiserver's: a decision reads the informers as they are (once their first
+ * lists are in); synced() is the read-your-writes barrier (tests, bootstrap) — every RBAC change
+ * made before it is in once it resolves. The informers' own lists and watches must not need RBAC
+ * (they run as the loopback user, in system:masters), or the first decision would wait for itself.
  */
-import type { Storage, StoredObject, Watch, WatchEvent } from '../../storage/storage.js';
-import { relistWithRetries } from '../relist.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
+import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import type { SharedIndexInformer } from '../../client/informers/shared-informer.js';
+import { RESOURCES } from '../../client/resources.js';
+import type { Storage } from '../../storage/storage.js';
+import { waitUntilFresh } from '../informers/fresh.js';
 import type { UserInfo } from './attributes.js';
 import type { BindingObject, RoleObject, Subject } from './rbac-types.js';
-
-/** The four RBAC kinds by storage prefix (registry/resources.ts collectionPrefix). */
-const PREFIXES = {
-  roles: '/registry/roles/',
-  rolebindings: '/registry/rolebindings/',
-  clusterroles: '/registry/clusterroles/',
-  clusterrolebindings: '/registry/clusterrolebindings/',
-} as const;
-type Kind = keyof typeof PREFIXES;
 
 // serviceaccount.ServiceAccountUsernamePrefix (k8s.io/apiserver pkg/authentication/serviceaccount/util.go).
 export const SERVICE_ACCOUNT_USERNAME_PREFIX = 'system:serviceaccount:';
 
-const utf8 = new TextDecoder();
+/** The bindings' index by subject: `<binding namespace>\0<subject key>`. */
+export const RBAC_SUBJECT_INDEX = 'kubewasm.io/rbac-subject';
 
 /** The index key of a subject as it binds: `User:jane`, `Group:g`, `ServiceAccount:ns:name`. */
 function subjectKey(s: Subject, bindingNamespace: string): string | undefined {
@@ -50,82 +52,66 @@ export function userSubjectKeys(user: UserInfo): string[] {
   return keys;
 }
 
-function byName<T extends { metadata: { name: string } }>(a: T, b: T): number {
-  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+/** What the bindings' subject index files a binding under. */
+function bindingSubjectKeys(b: DeepReadonly<BindingObject>): string[] {
+  const namespace = b.metadata?.namespace ?? '';
+  const out = new Set<string>();
+  for (const s of b.subjects ?? []) {
+    const k = subjectKey(s, namespace);
+    if (k !== undefined) out.add(`${namespace}\u0000${k}`);
+  }
+  return [...out];
 }
 
-/** Bindings (one kind, all namespaces) with a subject index. Keys: `ns/name` or `name`. */
-class BindingIndex {
-  private readonly objects = new Map<string, BindingObject>();
-  private readonly bySubject = new Map<string, Set<string>>();
+const byName = (a: BindingObject, b: BindingObject): number =>
+  a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
 
-  private static subjectKeys(b: BindingObject, namespace: string): Set<string> {
-    const out = new Set<string>();
-    for (const s of b.subjects ?? []) {
-      const k = subjectKey(s, namespace);
-      if (k !== undefined) out.add(`${namespace}\u0000${k}`);
-    }
-    return out;
-  }
+/** The informers' objects, read-only and shared, as the rule resolver reads them. */
+const asRole = (obj: object | undefined) => obj as RoleObject | undefined;
+const asBinding = (obj: object) => obj as BindingObject;
 
-  put(key: string, b: BindingObject): void {
-    this.remove(key);
-    this.objects.set(key, b);
-    for (const k of BindingIndex.subjectKeys(b, b.metadata.namespace ?? '')) {
-      const set = this.bySubject.get(k) ?? new Set<string>();
-      this.bySubject.set(k, set);
-      set.add(key);
-    }
-  }
-
-  remove(key: string): void {
-    const old = this.objects.get(key);
-    if (old === undefined) return;
-    this.objects.delete(key);
-    for (const k of BindingIndex.subjectKeys(old, old.metadata.namespace ?? '')) {
-      const set = this.bySubject.get(k);
-      set?.delete(key);
-      if (set?.size === 0) this.bySubject.delete(k);
-    }
-  }
-
-  clear(): void {
-    this.objects.clear();
-    this.bySubject.clear();
-  }
-
-  /** The bindings in `namespace` ('' for cluster bindings) naming one of `keys`, by name. */
-  candidates(namespace: string, keys: readonly string[]): BindingObject[] {
-    const found = new Set<string>();
-    for (const k of keys) for (const key of this.bySubject.get(`${namespace}\u0000${k}`) ?? []) found.add(key);
-    return [...found].map((k) => this.objects.get(k) as BindingObject).sort(byName);
-  }
+interface RbacInformers {
+  roles: SharedIndexInformer;
+  rolebindings: SharedIndexInformer;
+  clusterroles: SharedIndexInformer;
+  clusterrolebindings: SharedIndexInformer;
 }
 
-/** The roles, cluster roles and bindings of one store, current as of the watches. */
+/** The roles, cluster roles and bindings of the apiserver's informers. */
 export class RbacIndex {
-  private readonly roles = new Map<string, RoleObject>();
-  private readonly clusterRoles = new Map<string, RoleObject>();
-  private readonly roleBindings = new BindingIndex();
-  private readonly clusterRoleBindings = new BindingIndex();
-  private readonly watches = new Set<Watch>();
-  /** The newest revision each kind's watch has seen. */
-  private readonly seen = new Map<Kind, bigint>();
-  private readonly waiters: { revision: bigint; resolve: () => void }[] = [];
-  private stopped = false;
+  private informers_: RbacInformers | undefined;
   private started: Promise<void> | undefined;
 
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly factory: SharedInformerFactory,
+    private readonly storage: Storage,
+  ) {}
 
-  /** Lists the four kinds and starts watching them; resolves once the lists are in. */
+  private get informers(): RbacInformers {
+    if (this.informers_ === undefined) {
+      const f = this.factory;
+      this.informers_ = {
+        roles: f.informerFor(RESOURCES.roles),
+        rolebindings: f.informerFor(RESOURCES.rolebindings),
+        clusterroles: f.informerFor(RESOURCES.clusterroles),
+        clusterrolebindings: f.informerFor(RESOURCES.clusterrolebindings),
+      };
+      for (const bindings of [this.informers_.rolebindings, this.informers_.clusterrolebindings]) {
+        // Shared informers: another index of this process may have added it already.
+        if (!(RBAC_SUBJECT_INDEX in bindings.getIndexer().getIndexers())) {
+          bindings.addIndexers({ [RBAC_SUBJECT_INDEX]: (b) => bindingSubjectKeys(b as DeepReadonly<BindingObject>) });
+        }
+      }
+    }
+    return this.informers_;
+  }
+
+  /** Starts the four informers (the factory's start()); resolves once their first lists are in. */
   start(): Promise<void> {
     this.started ??= (async () => {
-      await Promise.all(
-        (Object.keys(PREFIXES) as Kind[]).map(async (kind) => {
-          const rev = await this.relist(kind);
-          void this.follow(kind, rev);
-        }),
-      );
+      const all = Object.values(this.informers);
+      this.factory.start();
+      await Promise.all(all.map((i) => i.synced()));
     })();
     return this.started;
   }
@@ -133,120 +119,35 @@ export class RbacIndex {
   /** Resolves when the index has every RBAC change made up to now. */
   async synced(): Promise<void> {
     await this.start();
-    const revision = await this.storage.currentRevision();
-    if (this.caughtUp(revision)) return;
-    const done = new Promise<void>((resolve) => this.waiters.push({ revision, resolve }));
-    // A quiet prefix learns the current revision from a progress BOOKMARK.
-    await this.storage.requestProgress();
-    await done;
+    await waitUntilFresh(Object.values(this.informers), this.storage);
   }
 
-  stop(): void {
-    this.stopped = true;
-    for (const w of this.watches) w.stop();
-    this.watches.clear();
-  }
+  /** The informers are the factory's: their owner stops them. */
+  stop(): void {}
 
   role(namespace: string, name: string): RoleObject | undefined {
-    return this.roles.get(`${namespace}/${name}`);
+    return asRole(this.informers.roles.get(namespace, name));
   }
 
   clusterRole(name: string): RoleObject | undefined {
-    return this.clusterRoles.get(name);
+    return asRole(this.informers.clusterroles.get(undefined, name));
   }
 
   /** The cluster role bindings that may name `user` (subject index), by name. */
   clusterRoleBindingsFor(user: UserInfo): BindingObject[] {
-    return this.clusterRoleBindings.candidates('', userSubjectKeys(user));
+    return candidates(this.informers.clusterrolebindings, '', userSubjectKeys(user));
   }
 
   /** The role bindings of `namespace` that may name `user`, by name. */
   roleBindingsFor(user: UserInfo, namespace: string): BindingObject[] {
-    return this.roleBindings.candidates(namespace, userSubjectKeys(user));
+    return candidates(this.informers.rolebindings, namespace, userSubjectKeys(user));
   }
+}
 
-  private caughtUp(revision: bigint): boolean {
-    return (Object.keys(PREFIXES) as Kind[]).every((k) => (this.seen.get(k) ?? 0n) >= revision);
-  }
-
-  private advance(kind: Kind, revision: bigint): void {
-    if ((this.seen.get(kind) ?? 0n) < revision) this.seen.set(kind, revision);
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      const w = this.waiters[i] as (typeof this.waiters)[number];
-      if (this.caughtUp(w.revision)) {
-        this.waiters.splice(i, 1);
-        w.resolve();
-      }
-    }
-  }
-
-  private apply(kind: Kind, obj: StoredObject | WatchEvent, deleted: boolean): void {
-    const key = obj.key.slice(PREFIXES[kind].length);
-    if (deleted) {
-      if (kind === 'roles') this.roles.delete(key);
-      else if (kind === 'clusterroles') this.clusterRoles.delete(key);
-      else if (kind === 'rolebindings') this.roleBindings.remove(key);
-      else this.clusterRoleBindings.remove(key);
-      return;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(utf8.decode(obj.value));
-    } catch {
-      return;
-    }
-    if (typeof parsed !== 'object' || parsed === null) return;
-    if (kind === 'roles') this.roles.set(key, parsed as RoleObject);
-    else if (kind === 'clusterroles') this.clusterRoles.set(key, parsed as RoleObject);
-    else if (kind === 'rolebindings') this.roleBindings.put(key, parsed as BindingObject);
-    else this.clusterRoleBindings.put(key, parsed as BindingObject);
-  }
-
-  private async relist(kind: Kind): Promise<bigint> {
-    const list = await this.storage.list(PREFIXES[kind]);
-    if (kind === 'roles') for (const k of [...this.roles.keys()]) this.roles.delete(k);
-    else if (kind === 'clusterroles') this.clusterRoles.clear();
-    else if (kind === 'rolebindings') this.roleBindings.clear();
-    else this.clusterRoleBindings.clear();
-    for (const item of list.items) this.apply(kind, item, false);
-    this.advance(kind, list.revision);
-    return list.revision;
-  }
-
-  /** Follows one kind's changes from `revision`; re-lists when the watch ends or fails (410). */
-  private async follow(kind: Kind, revision: bigint): Promise<void> {
-    let from = revision;
-    while (!this.stopped) {
-      // Progress notifications let synced() see a quiet prefix catch up (etcd sends them periodically).
-      const watch = this.storage.watch(PREFIXES[kind], { revision: from, recursive: true, progressNotify: true });
-      this.watches.add(watch);
-      let failed = false;
-      try {
-        for await (const batch of watch) {
-          for (const ev of batch) {
-            if (ev.type === 'ERROR') {
-              failed = true;
-              break;
-            }
-            if (ev.type !== 'BOOKMARK') this.apply(kind, ev, ev.type === 'DELETED');
-            from = ev.revision;
-            this.advance(kind, ev.revision);
-          }
-          if (failed) break;
-        }
-      } catch {
-        failed = true;
-      } finally {
-        watch.stop();
-        this.watches.delete(watch);
-      }
-      if (this.stopped) return;
-      const relisted = await relistWithRetries(
-        () => this.relist(kind),
-        () => this.stopped,
-      );
-      if (relisted === undefined) return;
-      from = relisted;
-    }
-  }
+/** The bindings in `namespace` ('' for cluster bindings) naming one of `keys`, by name. */
+function candidates(bindings: SharedIndexInformer, namespace: string, keys: readonly string[]): BindingObject[] {
+  const indexer = bindings.getIndexer();
+  const found = new Set<object>();
+  for (const k of keys) for (const b of indexer.byIndex(RBAC_SUBJECT_INDEX, `${namespace}\u0000${k}`)) found.add(b);
+  return [...found].map(asBinding).sort(byName);
 }

@@ -60,7 +60,7 @@ export function apiRoutes(config: ServerConfig): Handler {
 
   async function serve(request: Incoming, url: URL, path: string, user: UserInfo | undefined): Promise<Response> {
     const accept = request.headers.get('Accept');
-    await config.crds.start();
+    config.crds.start();
 
     if (request.method === 'GET') {
       const answer = await nonResourceGet(config, url, path, accept);

@@ -16,10 +16,13 @@
  *   "Forcing watcher close due to unresponsiveness"): no ERROR event, what was not yet handed over
  *   is dropped, the stream closes, and the client watches again from the last resourceVersion it
  *   received (client-go's reflector and client-node's ListWatch both do).
+ * - In process, over a storage that queues on commit: the Response carries the watch's progress
+ *   (watch-progress.ts), which tells an informer reading it whether it has every finished write.
  */
 import type { KubeObject } from '../../api/meta.js';
 import { toStatus } from '../../api/status.js';
 import { interpretStorageError } from '../../api/storage-errors.js';
+import { withWatchProgress } from '../../api/watch-progress.js';
 import { StorageError } from '../../storage/errors.js';
 import type { Storage, Watch, WatchEvent } from '../../storage/storage.js';
 import { decodeStored } from '../decode/codec.js';
@@ -28,6 +31,7 @@ import { parseSelectors, type Selectors, selects, watchStart } from '../registry
 import { collectionPrefix, groupVersion, objectKey, type ResourceInfo } from '../registry/resources.js';
 import { JSON_TYPE } from './response.js';
 import { toTable, wantsTable } from './table.js';
+import { servedWatchProgress } from './watch-progress.js';
 
 /** metav1.InitialEventsAnnotationKey (apimachinery/pkg/apis/meta/v1/types.go). */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
@@ -219,12 +223,20 @@ export async function watchObjects(
     progressNotify: bookmarks,
     prevValue: true,
   });
+  const progress = servedWatchProgress(ctx.storage, watch);
+  progress?.wrote(initial.length + (initialEnd === undefined ? 0 : 1));
+  /** A live line into the buffer (counted in the progress). */
+  const emit = (text: string) => {
+    live.push(text);
+    progress?.wrote();
+  };
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
   const cancelTimers: Array<() => void> = [];
   const finish = () => {
     if (closed) return;
     closed = true;
     inputDone = true;
+    progress?.end();
     live = [];
     for (const cancel of cancelTimers) cancel();
     watch.stop();
@@ -239,6 +251,7 @@ export async function watchObjects(
   /** The consumer fell too far behind: drop the watcher (see the file comment). */
   const dropSlowWatcher = () => {
     inputDone = true;
+    progress?.end();
     live = [];
     initial = [];
     initialIndex = 0;
@@ -255,7 +268,7 @@ export async function watchObjects(
         if (inputDone) break;
         for (const ev of batch) {
           if (ev.type === 'BOOKMARK') {
-            if (bookmarks) live.push(line('BOOKMARK', bookmarkObject(ev.revision)));
+            if (bookmarks) emit(line('BOOKMARK', bookmarkObject(ev.revision)));
           } else if (ev.type === 'ERROR') {
             if (ev.error?.code === 'WatchTooSlow') {
               dropSlowWatcher();
@@ -268,22 +281,23 @@ export async function watchObjects(
               '',
               rv === '' || rv === '0' ? {} : { requestedResourceVersion: rv },
             );
-            live.push(line('ERROR', toStatus(err)));
+            emit(line('ERROR', toStatus(err)));
             inputDone = true;
           } else if (selectors.everything && !asTable) {
             // Every watcher of the collection sends this event as it is: encode it once for all.
-            live.push(
+            emit(
               sharedLine(ctx.storage, ev, () =>
                 line(ev.type, decodeStored({ value: ev.value, revision: ev.revision })),
               ),
             );
           } else {
             const out = convert(info, selectors, ev);
-            if (out) live.push(line(out.type, out.obj));
+            if (out) emit(line(out.type, out.obj));
           }
         }
+        const last = batch[batch.length - 1];
+        if (last !== undefined) progress?.consumed(last.revision);
         if (live.length > bufferLimit) {
-          const last = batch[batch.length - 1];
           if (last === undefined || last.revision > historyEnd) {
             dropSlowWatcher();
             return;
@@ -299,9 +313,10 @@ export async function watchObjects(
         signal();
       }
     } catch (err) {
-      if (!closed) live.push(line('ERROR', toStatus(err)));
+      if (!closed) emit(line('ERROR', toStatus(err)));
     } finally {
       inputDone = true;
+      progress?.end();
       signal();
     }
   };
@@ -362,5 +377,9 @@ export async function watchObjects(
       finish();
     },
   });
-  return new Response(stream, { status: 200, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache' } });
+  const response = new Response(stream, {
+    status: 200,
+    headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-cache' },
+  });
+  return progress === undefined ? response : withWatchProgress(response, progress);
 }

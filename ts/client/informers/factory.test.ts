@@ -141,6 +141,16 @@ describe('SharedInformerFactory', () => {
     expect([...(await f.waitForCacheSync())]).toEqual([['/v1, Resource=namespaces', true]]);
   });
 
+  it('stops an informer asked for once it is shutting down: it never starts, and its synced() answers', async () => {
+    const { factory } = await counted();
+    const f = factory();
+    await f.shutdown();
+    const after = f.informerFor(RESOURCES.secrets);
+    after.start();
+    expect(after.hasStarted()).toBe(false);
+    expect(await after.synced()).toBe(false);
+  });
+
   it('types each informer by its resource’s kind, or as asked', async () => {
     const { factory } = await counted();
     const f = factory();

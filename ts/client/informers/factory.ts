@@ -94,6 +94,8 @@ export class SharedInformerFactory {
       ...(transform === undefined ? {} : { transform }),
     });
     this.informers.set(key, informer as unknown as SharedIndexInformer<KubeObject>);
+    // Asked for during shutdown: it will never start, so it is stopped (its synced() answers false).
+    if (this.shuttingDown) void informer.stop();
     return informer;
   }
 
@@ -117,7 +119,7 @@ export class SharedInformerFactory {
     return new Map(started.map(([key], i) => [key, results[i] as boolean]));
   }
 
-  /** Shutdown: no informer starts any more; every started one is stopped; resolves when they have. */
+  /** Shutdown: no informer starts any more (one asked for later is stopped at once); every one is stopped; resolves when they have. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     await Promise.all([...this.informers.values()].map((i) => i.stop()));

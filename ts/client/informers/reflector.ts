@@ -12,6 +12,11 @@
  *
  * It writes into a ReflectorStore (the SharedIndexInformer, shared-informer.ts): `replace` with
  * each full list, `add` / `update` / `delete` with each watch event.
+ *
+ * Current: a watch served in this process may carry the server's progress (ts/api/watch-progress.ts).
+ * The reflector is current while it watches such a stream, the server has taken everything its
+ * storage queued, and the reflector has applied every event the server wrote — then the cache has
+ * every write that has finished. Without the channel (HTTP, another storage) it is never current.
  */
 import type { KubeObject } from '../../api/meta.js';
 import { isGone, isResourceExpired, StatusError } from '../../api/status.js';
@@ -70,6 +75,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private current: WatchStream<T> | undefined;
   private cancelSleep: (() => void) | undefined;
   private running: Promise<void> | undefined;
+  /** Events of the open watch applied to the store. */
+  private applied = 0;
+  /** waitUntil's callers, told after every step of the loop. */
+  private waiters: Array<{ condition: () => boolean; resolve: (met: boolean) => void }> = [];
   /** The last failure, for diagnostics. */
   lastError: unknown;
 
@@ -95,6 +104,29 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.current?.stop();
     this.cancelSleep?.();
     await this.running;
+    for (const w of this.waiters.splice(0)) w.resolve(false);
+  }
+
+  /**
+   * Whether the store has every write that has finished: it watches a stream served in this
+   * process, whose server has taken everything its storage watch queued, and has applied every
+   * event the server wrote into it. Always false without the server's progress (see the file doc).
+   */
+  isCurrent(): boolean {
+    const progress = this.current?.progress;
+    return (
+      this.state_ === 'watch' && progress !== undefined && progress.caughtUp() && this.applied >= progress.written()
+    );
+  }
+
+  /**
+   * Resolves true once `condition()` holds — checked now and after every step of the loop (a list
+   * stored, a watch opened, an event or bookmark applied) — or false when the reflector stops first.
+   */
+  waitUntil(condition: () => boolean): Promise<boolean> {
+    if (condition()) return Promise.resolve(true);
+    if (this.stopped()) return Promise.resolve(false);
+    return new Promise((resolve) => this.waiters.push({ condition, resolve }));
   }
 
   get state(): ReflectorState {
@@ -108,6 +140,17 @@ export class Reflector<T extends KubeObject = KubeObject> {
 
   private stopped(): boolean {
     return this.state_ === 'stopped';
+  }
+
+  /** A step of the loop was taken: the waiters whose condition now holds are told. */
+  private progressed(): void {
+    if (this.waiters.length === 0) return;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) {
+      if (w.condition()) w.resolve(true);
+      else this.waiters.push(w);
+    }
   }
 
   private async run(): Promise<void> {
@@ -165,6 +208,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.store.replace(items, rv);
     this.backoffMs = INITIAL_BACKOFF_MS;
     this.state_ = 'watch';
+    this.progressed();
   }
 
   /** watch: one watch from the last resourceVersion, applied to the store until the stream ends. */
@@ -176,7 +220,9 @@ export class Reflector<T extends KubeObject = KubeObject> {
       timeoutSeconds: this.options.watchTimeoutSeconds ?? DEFAULT_WATCH_TIMEOUT_SECONDS,
     });
     this.current = stream;
+    this.applied = 0;
     if (this.stopped()) stream.stop();
+    this.progressed();
     const started = this.clock.now();
     let events = 0;
     try {
@@ -191,6 +237,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
         else if (ev.type === 'MODIFIED') this.store.update(obj);
         else if (ev.type === 'DELETED') this.store.delete(obj);
         if (rv !== undefined && rv !== '') this.resourceVersion = rv;
+        this.applied++;
+        this.progressed();
       }
     } finally {
       this.current = undefined;

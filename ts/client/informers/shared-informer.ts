@@ -22,6 +22,10 @@
  * DeepReadonly views of the shared objects (copy with structuredClone before changing one). A
  * transform (SetTransform) rewrites every object before it is stored and before any handler sees
  * it; an object an index function throws for is reported through onError and not stored.
+ *
+ * isCurrent() tells a reader in the apiserver's process whether the cache has every write that has
+ * finished (reflector.ts: only a watch served in this process over a storage that queues on commit
+ * can be current), so it can read the cache instead of storage and still read its own writes.
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
@@ -198,6 +202,19 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> implements R
   /** The resourceVersion the cache is at. */
   lastSyncResourceVersion(): string {
     return this.reflector.lastSyncResourceVersion();
+  }
+
+  /** Whether the cache has every write that has finished (see the file doc); false over HTTP. */
+  isCurrent(): boolean {
+    return this.reflector.isCurrent();
+  }
+
+  /**
+   * Resolves true once `condition()` holds, checked now and after each list, watch start, event and
+   * bookmark the cache takes (e.g. isCurrent(), or a resourceVersion reached); false if it stops first.
+   */
+  waitUntil(condition: () => boolean): Promise<boolean> {
+    return this.reflector.waitUntil(condition);
   }
 
   /** A cached object, read-only (it is shared with every reader). */

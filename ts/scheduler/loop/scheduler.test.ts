@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta.js';
-import { type Client, RESOURCES } from '../../client/index.js';
+import type { Pod } from '../../api/types/core/v1.js';
+import { type Client, RESOURCES, SharedInformerFactory } from '../../client/index.js';
 import {
   eventually,
   type Harness,
@@ -10,7 +11,7 @@ import {
 } from '../../client/testing/harness.js';
 import type { Kubewasm } from '../../wasm/kubewasm.js';
 import { loadKubewasm } from '../../wasm/node.js';
-import { type CycleResult, type Pod, Scheduler, truncateMessage } from './scheduler.js';
+import { type CycleResult, Scheduler, truncateMessage } from './scheduler.js';
 
 let kubewasm: Kubewasm;
 beforeAll(async () => {
@@ -408,5 +409,30 @@ describe('Scheduler', () => {
     await early.stop();
     await starting;
     expect(early.state).toBe('stopped');
+  });
+
+  it("reads a shared factory's pod and node informers, and leaves them to their owner when it stops", async () => {
+    const h = await harness('in-process');
+    await createNode(h.client, node('node-0'));
+    const informers = new SharedInformerFactory(h.client, { clock: h.server.clock });
+    const pods = informers.informerFor(RESOURCES.pods);
+    const errors: unknown[] = [];
+    const scheduler = new Scheduler({
+      client: h.client,
+      informers,
+      kubewasm,
+      clock: h.server.clock,
+      onError: (e) => errors.push(e),
+    });
+    await scheduler.start();
+    // One pod informer, two views of it: the queue's and the cache's.
+    expect(pods.handlerCount()).toBe(2);
+    await h.client.create(RESOURCES.pods, 'default', pod('p'));
+    await eventually(() => pods.get('default', 'p')?.spec?.nodeName === 'node-0');
+    await scheduler.stop();
+    expect(pods.handlerCount()).toBe(0);
+    expect(pods.isStopped()).toBe(false);
+    await informers.shutdown();
+    expect(errors).toEqual([]);
   });
 });

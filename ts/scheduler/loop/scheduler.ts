@@ -1,17 +1,30 @@
-// The scheduler's control loop (pkg/scheduler/scheduler.go + schedule_one.go): informers feed the
-// wasm engine's cache (nodes, bound pods) and the scheduling queue (pending pods); one cycle at a
-// time pops a pod, asks the engine for a node (which assumes the pod there), binds it through
-// pods/binding and records the Event kube-scheduler would.
+// The scheduler's control loop (pkg/scheduler/scheduler.go + schedule_one.go): the shared node and
+// pod informers feed the wasm engine's cache (nodes, bound pods) and the scheduling queue (pending
+// pods); one cycle at a time pops a pod, asks the engine for a node (which assumes the pod there),
+// binds it through pods/binding and records the Event kube-scheduler would.
 //
-//   const scheduler = new Scheduler({ client, kubewasm, clock });
+//   const scheduler = new Scheduler({ client, kubewasm, clock, informers });  // the process's factory
 //   await scheduler.start();   // informers synced, loop running
 //   …
 //   await scheduler.stop();    // nothing left pending
+//
+// As kube-scheduler's addAllEventHandlers, the one pod informer serves two filtered views
+// (FilteringResourceEventHandler): bound pods for the cache, unbound pods of this scheduler's name
+// for the queue. Objects from the informers are shared with the whole process: read-only.
 
 import type { KubeObject } from '../../api/meta.js';
 import { isNotFound } from '../../api/status.js';
+import type { Node, Pod, PodCondition } from '../../api/types/core/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import { EventRecorder } from '../../client/event-recorder.js';
-import { type Client, Informer, RESOURCES } from '../../client/index.js';
+import { type Client, RESOURCES } from '../../client/index.js';
+import { SharedInformerFactory } from '../../client/informers/factory.js';
+import { filteringHandler } from '../../client/informers/filtering-handler.js';
+import type {
+  EventHandler,
+  EventHandlerRegistration,
+  SharedIndexInformer,
+} from '../../client/informers/shared-informer.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Kubewasm } from '../../wasm/kubewasm.js';
 import type { Explanation, Placement, SchedulerEngine, SchedulerProfile } from '../../wasm/scheduler.js';
@@ -49,44 +62,17 @@ const PREEMPTION_FOUND_NONE = / preemption: 0\/\d+ nodes are available: /;
 export const POD_REASON_UNSCHEDULABLE = 'Unschedulable';
 export const POD_REASON_SCHEDULER_ERROR = 'SchedulerError';
 
-/** The fields of a Pod the loop reads. */
-export interface Pod extends KubeObject {
-  spec?: {
-    nodeName?: string;
-    schedulerName?: string;
-    containers?: Array<{ resources?: { requests?: Record<string, string> } }>;
-    tolerations?: unknown[];
-    [field: string]: unknown;
-  };
-  status?: {
-    phase?: string;
-    nominatedNodeName?: string;
-    conditions?: PodCondition[];
-    [field: string]: unknown;
-  };
-}
-
-/** v1.PodCondition. */
-export interface PodCondition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastProbeTime?: string | null;
-  lastTransitionTime?: string | null;
-}
-
-export interface Node extends KubeObject {
-  spec?: { unschedulable?: boolean; taints?: unknown[]; [field: string]: unknown };
-  status?: {
-    allocatable?: Record<string, string>;
-    conditions?: Array<{ type?: string; status?: string }>;
-    [field: string]: unknown;
-  };
-}
+/** A pod as the informer's cache holds it: shared with every reader of the process, never changed. */
+type CachedPod = DeepReadonly<Pod>;
+type CachedNode = DeepReadonly<Node>;
 
 export interface SchedulerOptions {
   client: Client;
+  /**
+   * The process's shared informers (kube-scheduler's informerFactory), which its node and pod
+   * informers come from; default: a factory of its own over `client`, which stop() shuts down.
+   */
+  informers?: SharedInformerFactory;
   /** The wasm core: the scheduler makes (and frees) its own engine with `newScheduler`. */
   kubewasm: Pick<Kubewasm, 'newScheduler'>;
   clock: Clock;
@@ -108,16 +94,16 @@ export type CycleResult =
   | { pod: string; result: 'error'; error: unknown }
   | { pod: string; result: 'skipped' };
 
-function podKey(pod: Pod): string {
+function podKey(pod: CachedPod): string {
   return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
 }
 
-function isAssigned(pod: Pod): boolean {
+function isAssigned(pod: CachedPod): boolean {
   return (pod.spec?.nodeName ?? '') !== '';
 }
 
 /** Succeeded or Failed: no longer holding resources (the cache drops terminated pods). */
-function isTerminal(pod: Pod): boolean {
+function isTerminal(pod: CachedPod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }
@@ -143,13 +129,18 @@ export class Scheduler {
   private readonly client: Client;
   private readonly clock: Clock;
   private readonly engine: SchedulerEngine;
-  private readonly queue: SchedulingQueue<Pod>;
-  private readonly nodes: Informer<Node>;
-  private readonly pods: Informer<Pod>;
+  private readonly queue: SchedulingQueue<CachedPod>;
+  private readonly informers: SharedInformerFactory;
+  /** Whether `informers` is the scheduler's own (made here, shut down by stop()). */
+  private readonly ownsInformers: boolean;
+  private readonly nodes: SharedIndexInformer<Node>;
+  private readonly pods: SharedIndexInformer<Pod>;
+  /** Removes each of the scheduler's event handlers from its shared informer (stop()). */
+  private readonly unregister: Array<() => void> = [];
   private readonly recorder: EventRecorder;
   private readonly onError: (err: unknown, context: string) => void;
   /** Bound pods whose node the engine does not know yet, by node name. */
-  private readonly orphans = new Map<string, Map<string, Pod>>();
+  private readonly orphans = new Map<string, Map<string, CachedPod>>();
   private readonly cycleObservers: Array<(r: CycleResult) => void> = [];
   /** Pods assumed in the engine whose pods/binding has not answered yet. */
   private readonly binding = new Set<string>();
@@ -171,28 +162,19 @@ export class Scheduler {
       this.signalStop = resolve;
     });
     // The events each plugin of the profile registered: one crossing, at construction.
-    this.queue = new SchedulingQueue<Pod>({
+    this.queue = new SchedulingQueue<CachedPod>({
       clock: this.clock,
       pluginEvents: pluginEventsTable(this.engine.eventsToRegister()),
     });
-    this.nodes = new Informer<Node>(this.client, RESOURCES.nodes, { clock: this.clock });
-    this.pods = new Informer<Pod>(this.client, RESOURCES.pods, { clock: this.clock });
+    this.ownsInformers = options.informers === undefined;
+    this.informers = options.informers ?? new SharedInformerFactory(this.client, { clock: this.clock });
+    this.nodes = this.informers.informerFor(RESOURCES.nodes);
+    this.pods = this.informers.informerFor(RESOURCES.pods);
     this.recorder = new EventRecorder({
       client: this.client,
       clock: this.clock,
       component: SCHEDULER_COMPONENT,
       onError: (err, event) => this.onError(err, `recording event ${event.metadata?.name ?? ''}`),
-    });
-    // The informers hand out read-only views of their cache; the loop reads them and never writes them.
-    this.nodes.addEventHandler({
-      onAdd: (n) => this.onNodeAdd(n as Node),
-      onUpdate: (o, n) => this.onNodeUpdate(o as Node, n as Node),
-      onDelete: (n) => this.onNodeDelete(n as Node),
-    });
-    this.pods.addEventHandler({
-      onAdd: (p) => this.onPodAdd(p as Pod),
-      onUpdate: (o, p) => this.onPodUpdate(o as Pod, p as Pod),
-      onDelete: (p) => this.onPodDelete(p as Pod),
     });
   }
 
@@ -205,28 +187,58 @@ export class Scheduler {
     this.cycleObservers.push(fn);
   }
 
-  /** Syncs nodes first (so bound pods find their node), then pods, then runs the loop. */
+  /**
+   * Starts the informers (InformerFactory.Start), takes the nodes first (so bound pods find their
+   * node), then the pods — the pod handlers are added once the nodes are in, and are handed the
+   * cached pods — then runs the loop.
+   */
   async start(): Promise<void> {
     if (this.state_ !== 'idle') return;
     this.state_ = 'starting';
     this.queue.run();
-    this.nodes.start();
-    await Promise.race([this.nodes.synced(), this.stopping]);
+    const nodes = this.handle(this.nodes, {
+      onAdd: (n) => this.onNodeAdd(n),
+      onUpdate: (o, n) => this.onNodeUpdate(o, n),
+      onDelete: (n) => this.onNodeDelete(n),
+    });
+    this.informers.start();
+    await Promise.race([nodes.synced(), this.stopping]);
     if (this.isStopped()) return;
-    this.pods.start();
-    await Promise.race([this.pods.synced(), this.stopping]);
+    // addAllEventHandlers: the queue's view, then the cache's (an update that binds a pod leaves the
+    // queue before the cache takes it).
+    const queued = this.handle(
+      this.pods,
+      filteringHandler<Pod>((p) => !isAssigned(p) && this.isResponsible(p), {
+        onAdd: (p) => this.queue.add(p),
+        onUpdate: (o, p) => this.queue.update(o, p),
+        onDelete: (p) => this.queue.delete(p),
+      }),
+    );
+    const cached = this.handle(
+      this.pods,
+      filteringHandler<Pod>((p) => isAssigned(p) && !isTerminal(p), {
+        onAdd: (p) => this.onAssignedPodAdd(p),
+        onUpdate: (o, p) => this.onAssignedPodUpdate(o, p),
+        onDelete: (p) => this.removeAssigned(p),
+      }),
+    );
+    await Promise.race([Promise.all([queued.synced(), cached.synced()]), this.stopping]);
     if (this.isStopped()) return;
     this.state_ = 'running';
     this.loop = this.run();
   }
 
-  /** Stops informers and the loop, waits for the cycle and event writes in flight, frees the engine. */
+  /**
+   * Stops the loop and leaves the informers (its handlers removed; its own informers stopped),
+   * waits for the cycle and event writes in flight, frees the engine.
+   */
   async stop(): Promise<void> {
     if (this.state_ === 'stopped') return;
     this.state_ = 'stopped';
     this.signalStop();
     this.queue.close();
-    await Promise.all([this.nodes.stop(), this.pods.stop()]);
+    for (const remove of this.unregister.splice(0)) remove();
+    if (this.ownsInformers) await this.informers.shutdown();
     await this.loop;
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
     await this.recorder.flush();
@@ -238,14 +250,14 @@ export class Scheduler {
    * pod is explained as an identical pod scheduled now, beside itself in the table.
    */
   explainPod(namespace: string, name: string): Explanation | undefined {
-    const pod = this.pods.get(namespace, name) as Pod | undefined;
+    const pod = this.pods.get(namespace, name);
     if (pod === undefined) return undefined;
     const { nodeName: _bound, ...spec } = pod.spec ?? {};
     return this.explain({ ...pod, spec });
   }
 
   /** The engine's explanation for a pod (every node, every plugin), e.g. for a UI; changes nothing. */
-  explain(pod: Pod): Explanation {
+  explain(pod: DeepReadonly<KubeObject>): Explanation {
     this.flushCache();
     return this.engine.explain({ pod });
   }
@@ -259,6 +271,16 @@ export class Scheduler {
     return this.state_ === 'stopped';
   }
 
+  /** Adds one of the scheduler's handlers to a shared informer (stop() removes it). */
+  private handle<T extends Node | Pod>(
+    informer: SharedIndexInformer<T>,
+    handler: EventHandler<T>,
+  ): EventHandlerRegistration {
+    const registration = informer.addEventHandler(handler);
+    this.unregister.push(() => informer.removeEventHandler(registration));
+    return registration;
+  }
+
   // ----- the cycle -----
 
   private async run(): Promise<void> {
@@ -267,7 +289,7 @@ export class Scheduler {
       if (first === undefined) break;
       // The rest of activeQ (up to MAX_BATCH) goes into the same engine call, each pod with the
       // scheduling cycle its own pop started.
-      const batch: Array<{ info: QueuedPodInfo<Pod>; cycle: number }> = [
+      const batch: Array<{ info: QueuedPodInfo<CachedPod>; cycle: number }> = [
         { info: first, cycle: this.queue.schedulingCycle() },
       ];
       while (batch.length < MAX_BATCH) {
@@ -283,11 +305,11 @@ export class Scheduler {
     for (const fn of this.cycleObservers) fn(result);
   }
 
-  private scheduleBatch(batch: Array<{ info: QueuedPodInfo<Pod>; cycle: number }>): void {
-    const live: Array<{ info: QueuedPodInfo<Pod>; cycle: number; pod: Pod }> = [];
+  private scheduleBatch(batch: Array<{ info: QueuedPodInfo<CachedPod>; cycle: number }>): void {
+    const live: Array<{ info: QueuedPodInfo<CachedPod>; cycle: number; pod: CachedPod }> = [];
     for (const item of batch) {
       // The queued copy may be stale: the cache says whether the pod still waits for us.
-      const pod = this.pods.getByKey(item.info.key) as Pod | undefined;
+      const pod = this.pods.getByKey(item.info.key);
       // skipPodSchedule: deleting, or assumed with its binding in flight (an update re-queued it).
       if (
         pod === undefined ||
@@ -330,7 +352,7 @@ export class Scheduler {
     });
   }
 
-  private handlePlacement(info: QueuedPodInfo<Pod>, pod: Pod, placement: Placement, cycle: number): void {
+  private handlePlacement(info: QueuedPodInfo<CachedPod>, pod: CachedPod, placement: Placement, cycle: number): void {
     if (placement.error !== undefined) {
       this.recorder.record(pod, 'Warning', 'FailedScheduling', placement.error.message);
       this.requeue(info, cycle);
@@ -350,7 +372,7 @@ export class Scheduler {
    * The binding cycle: as upstream's goroutine, it runs while the next pods are scheduled; the
    * pod stays in flight (and assumed in the engine) until the apiserver answers.
    */
-  private bindInBackground(info: QueuedPodInfo<Pod>, pod: Pod, node: string, cycle: number): void {
+  private bindInBackground(info: QueuedPodInfo<CachedPod>, pod: CachedPod, node: string, cycle: number): void {
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     this.binding.add(info.key);
@@ -377,7 +399,12 @@ export class Scheduler {
     this.track(binding);
   }
 
-  private handleUnschedulable(info: QueuedPodInfo<Pod>, pod: Pod, placement: Placement, cycle: number): CycleResult {
+  private handleUnschedulable(
+    info: QueuedPodInfo<CachedPod>,
+    pod: CachedPod,
+    placement: Placement,
+    cycle: number,
+  ): CycleResult {
     const message = placement.message ?? '';
     // handleSchedulingFailure: the FitError's Diagnosis.UnschedulablePlugins go to the queue,
     // which moves the pod only on the events those plugins registered.
@@ -400,7 +427,7 @@ export class Scheduler {
    * node when `nominated` is given and differs, through a strategic merge patch of pods/status;
    * nothing is written when neither would change.
    */
-  private updatePodStatus(pod: Pod, reason: string, message: string, nominated: string | undefined): void {
+  private updatePodStatus(pod: CachedPod, reason: string, message: string, nominated: string | undefined): void {
     const condition: PodCondition = {
       type: 'PodScheduled',
       status: 'False',
@@ -432,7 +459,7 @@ export class Scheduler {
   }
 
   /** A strategic merge patch of pods/status (conditions merge by type), off the cycle. */
-  private patchStatus(pod: Pod, status: Record<string, unknown>): void {
+  private patchStatus(pod: CachedPod, status: Record<string, unknown>): void {
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     const write = this.client.patch(RESOURCES.pods, ns, name, 'strategic', { status }, { subresource: 'status' }).then(
@@ -466,7 +493,7 @@ export class Scheduler {
     void tracked.finally(() => this.background.delete(tracked));
   }
 
-  private requeue(info: QueuedPodInfo<Pod>, cycle: number): void {
+  private requeue(info: QueuedPodInfo<CachedPod>, cycle: number): void {
     try {
       this.queue.addUnschedulableIfNotPresent(info, cycle);
     } catch (err) {
@@ -483,7 +510,7 @@ export class Scheduler {
     }
   }
 
-  private isResponsible(pod: Pod): boolean {
+  private isResponsible(pod: CachedPod): boolean {
     return (pod.spec?.schedulerName || DEFAULT_SCHEDULER_NAME) === this.schedulerName;
   }
 
@@ -498,9 +525,9 @@ export class Scheduler {
    * initial list of thousands of nodes crosses the wasm boundary once), before anything that
    * reads or depends on the node table.
    */
-  private readonly pendingNodes = new Map<string, Node>();
+  private readonly pendingNodes = new Map<string, CachedNode>();
 
-  private upsertNode(node: Node): void {
+  private upsertNode(node: CachedNode): void {
     this.pendingNodes.set(node.metadata?.name ?? '', node);
   }
 
@@ -522,7 +549,7 @@ export class Scheduler {
     }
   }
 
-  private onNodeAdd(node: Node): void {
+  private onNodeAdd(node: CachedNode): void {
     this.upsertNode(node);
     const name = node.metadata?.name ?? '';
     const waiting = this.orphans.get(name);
@@ -533,12 +560,12 @@ export class Scheduler {
     this.move(EventNodeAdd);
   }
 
-  private onNodeUpdate(oldNode: Node, node: Node): void {
+  private onNodeUpdate(oldNode: CachedNode, node: CachedNode): void {
     this.upsertNode(node);
     for (const event of nodeUpdateEvents(oldNode, node)) this.move(event);
   }
 
-  private onNodeDelete(node: Node): void {
+  private onNodeDelete(node: CachedNode): void {
     this.flushCache();
     try {
       this.engine.removeNode(node.metadata?.name ?? '');
@@ -548,54 +575,27 @@ export class Scheduler {
     this.move(EventNodeDelete);
   }
 
-  // ----- pods -----
+  // ----- pods: the cache's view (bound and not terminated; kube-scheduler's pod informer leaves
+  // Succeeded and Failed pods out with a field selector, so they leave its cache as deletes) -----
 
-  private onPodAdd(pod: Pod): void {
-    if (isAssigned(pod)) {
-      if (isTerminal(pod)) return;
-      this.addAssigned(pod);
-      this.move(EventAssignedPodAdd);
-    } else if (this.isResponsible(pod)) {
-      this.queue.add(pod);
-    }
+  private onAssignedPodAdd(pod: CachedPod): void {
+    this.addAssigned(pod);
+    this.move(EventAssignedPodAdd);
   }
 
-  private onPodUpdate(oldPod: Pod, pod: Pod): void {
-    if (isAssigned(pod)) {
-      if (!isAssigned(oldPod)) {
-        // Bound (by us or anyone): it leaves the queue and joins the cache.
-        this.queue.delete(oldPod);
-        this.addAssigned(pod);
-        this.move(EventAssignedPodAdd);
-      } else if (isTerminal(pod)) {
-        if (!isTerminal(oldPod)) this.removeAssigned(pod);
-      } else {
-        this.addAssigned(pod);
-        for (const event of assignedPodUpdateEvents(oldPod, pod)) this.move(event);
-      }
-    } else if (this.isResponsible(pod)) {
-      this.queue.update(oldPod, pod);
-    } else if (this.isResponsible(oldPod)) {
-      this.queue.delete(oldPod);
-    }
-  }
-
-  private onPodDelete(pod: Pod): void {
-    if (isAssigned(pod)) {
-      if (!isTerminal(pod)) this.removeAssigned(pod);
-    } else if (this.isResponsible(pod)) {
-      this.queue.delete(pod);
-    }
+  private onAssignedPodUpdate(oldPod: CachedPod, pod: CachedPod): void {
+    this.addAssigned(pod);
+    for (const event of assignedPodUpdateEvents(oldPod, pod)) this.move(event);
   }
 
   /**
    * Bound pods (new, confirmed bindings, updates) gathered for one `addPods` call: a burst of
    * bindings crosses into wasm once, before the next scheduling call or anything reading the table.
    */
-  private readonly pendingAssigned = new Map<string, Pod>();
+  private readonly pendingAssigned = new Map<string, CachedPod>();
 
   /** Adds (or confirms, or replaces) a bound pod in the engine, at the next flushCache. */
-  private addAssigned(pod: Pod): void {
+  private addAssigned(pod: CachedPod): void {
     this.pendingAssigned.set(podKey(pod), pod);
   }
 
@@ -615,7 +615,7 @@ export class Scheduler {
   }
 
   /** Adds one bound pod; parks it while its node is unknown. */
-  private addAssignedNow(pod: Pod): void {
+  private addAssignedNow(pod: CachedPod): void {
     try {
       this.engine.addPods([pod]);
     } catch (err) {
@@ -624,13 +624,13 @@ export class Scheduler {
         return;
       }
       const node = pod.spec?.nodeName ?? '';
-      const waiting = this.orphans.get(node) ?? new Map<string, Pod>();
+      const waiting = this.orphans.get(node) ?? new Map<string, CachedPod>();
       this.orphans.set(node, waiting);
       waiting.set(podKey(pod), pod);
     }
   }
 
-  private removeAssigned(pod: Pod): void {
+  private removeAssigned(pod: CachedPod): void {
     const node = pod.spec?.nodeName ?? '';
     this.pendingAssigned.delete(podKey(pod));
     if (this.orphans.get(node)?.delete(podKey(pod))) return;

@@ -100,8 +100,8 @@ export function matchClusterEvents(registered: ClusterEvent, incoming: ClusterEv
 /** A Node as JSON, the fields the extractors read. */
 export interface NodeLike {
   metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec?: { unschedulable?: boolean; taints?: unknown[] };
-  status?: { allocatable?: Record<string, string>; conditions?: Array<{ type?: string; status?: string }> };
+  spec?: { unschedulable?: boolean; taints?: readonly unknown[] };
+  status?: { allocatable?: Record<string, string>; conditions?: ReadonlyArray<{ type?: string; status?: string }> };
 }
 
 /**
@@ -130,7 +130,10 @@ export function nodeUpdateEvents(oldNode: NodeLike, newNode: NodeLike): ClusterE
 /** A Pod as JSON, the fields the extractors read. */
 export interface PodLike {
   metadata?: { labels?: Record<string, string> };
-  spec?: { tolerations?: unknown[]; containers?: Array<{ resources?: { requests?: Record<string, string> } }> };
+  spec?: {
+    tolerations?: readonly unknown[];
+    containers?: ReadonlyArray<{ resources?: { requests?: Record<string, string> } }>;
+  };
 }
 
 /**

@@ -29,7 +29,7 @@ const APPARMOR_LOCALHOST_PREFIX = 'localhost/';
 
 const allowedAppArmorAnnotation = (v: string) =>
   v.length === 0 || v === APPARMOR_RUNTIME_DEFAULT || v.startsWith(APPARMOR_LOCALHOST_PREFIX);
-const allowedAppArmorType = (t: string | undefined) => t === 'RuntimeDefault' || t === 'Localhost';
+const allowedAppArmorType = (t: string | null | undefined) => t === 'RuntimeDefault' || t === 'Localhost';
 
 function appArmorProfile1_0(meta: PodMetadata, spec: PodSpec): CheckResult {
   const badSetters: string[] = [];
@@ -249,7 +249,7 @@ const SECCOMP_POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
 const SECCOMP_CONTAINER_ANNOTATION_PREFIX = 'container.seccomp.security.alpha.kubernetes.io/';
 
 /** validSeccomp: the profile types the baseline and restricted levels accept. */
-export const validSeccompType = (t: string | undefined) => t === 'Localhost' || t === 'RuntimeDefault';
+export const validSeccompType = (t: string | null | undefined) => t === 'Localhost' || t === 'RuntimeDefault';
 
 // corev1.SeccompProfileRuntimeDefault, DeprecatedSeccompProfileDockerDefault, SeccompLocalhostProfileNamePrefix.
 const validSeccompAnnotation = (v: string) =>

@@ -124,7 +124,8 @@ function restrictedVolumes1_0(_meta: PodMetadata, spec: PodSpec): CheckResult {
   const bad: string[] = [];
   const types: string[] = [];
   for (const v of list(spec.volumes)) {
-    const has = (source: string) => v[source] != null;
+    // A volume names its source by its one source field.
+    const has = (source: string) => (v as Readonly<Record<string, unknown>>)[source] != null;
     if (ALLOWED_VOLUME_SOURCES.some(has)) continue;
     bad.push(v.name ?? '');
     types.push(RESTRICTED_VOLUME_SOURCES.find(has) ?? 'unknown');

@@ -1,16 +1,16 @@
 /**
  * The PodSecurity admission plugin (plugin/pkg/admission/security/podsecurity/admission.go): a
  * validating plugin on CREATE and UPDATE of pods, namespaces and the workload resources with a pod
- * template. It reads namespaces through the admission lister (../lister.ts: its cache when current,
- * else storage) and pods from storage (kube-apiserver reads its informer caches, falling back to a
+ * template. It reads namespaces through the admission lister (../lister.ts: the apiserver's
+ * informer while it is current, else storage) and pods from storage (kube-apiserver reads its informer caches, falling back to a
  * live read for a namespace it has not seen yet). Warnings become
  * `Warning` headers; audit annotations have no audit log to go to and are dropped.
  */
+import { RESOURCES } from '../../../client/resources.js';
 import { type Clock, realClock } from '../../../sim/clock.js';
-import type { Storage } from '../../../storage/storage.js';
 import { decodeStored } from '../../decode/codec.js';
-import { collectionPrefix, findResource, objectKey, type ResourceInfo } from '../../registry/resources.js';
-import { decodedOnce, storedLister } from '../lister.js';
+import { collectionPrefix, findResource, type ResourceInfo } from '../../registry/resources.js';
+import { getObject, type ListerSource } from '../lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types.js';
 import { isPodSpecResource, PodSecurityAdmission, type PodSecurityRequest } from './admission.js';
 import { newEvaluator } from './registry.js';
@@ -26,17 +26,16 @@ function applicable(group: string, resource: string): boolean {
   return (group === '' && (resource === 'pods' || resource === 'namespaces')) || isPodSpecResource(group, resource);
 }
 
-/** `podSecurityPlugin({ storage })`: the plugin kube-apiserver enables by default. */
-export function podSecurityPlugin(deps: { storage: Storage; clock?: Clock }): AdmissionPlugin {
+/** `podSecurityPlugin({ storage, informers })`: the plugin kube-apiserver enables by default. */
+export function podSecurityPlugin(deps: ListerSource & { clock?: Clock }): AdmissionPlugin {
   const { storage } = deps;
-  const namespaces = findResource('', 'v1', 'namespaces') as ResourceInfo;
   const pods = findResource('', 'v1', 'pods') as ResourceInfo;
   const clock = deps.clock ?? realClock;
   const admission = new PodSecurityAdmission(newEvaluator(), {
     async getNamespaceLabels(name) {
-      const stored = await storedLister(storage).get(objectKey(namespaces, '', name));
-      if (stored === undefined) return undefined;
-      const labels = decodedOnce(stored).metadata?.labels;
+      const ns = await getObject(deps, RESOURCES.namespaces, '', name);
+      if (ns === undefined) return undefined;
+      const labels = ns.metadata?.labels;
       return isObj(labels) ? (labels as Record<string, string>) : {};
     },
     async listPods(namespace) {

@@ -1,79 +1,34 @@
 /**
- * The parts of a v1 Pod (or pod template) the Pod Security checks read, over the decoded JSON,
- * and the helpers the checks share (policy/visitor.go, policy/helpers.go). The object has passed
- * kind validation, so fields have their API types; a JSON null reads as an unset pointer.
+ * The parts of a v1 Pod (or pod template) the Pod Security checks read — the generated API types
+ * (ts/api/types), read leniently — and the helpers the checks share (policy/visitor.go,
+ * policy/helpers.go). The object has passed kind validation, so fields have their API types; a
+ * JSON null reads as an unset pointer (the checks compare with `!= null`).
  */
 
-export interface Capabilities {
-  add?: string[] | null;
-  drop?: string[] | null;
-}
+import type * as v1 from '../../../api/types/core/v1.js';
+import type { ObjectMeta } from '../../../api/types/meta/v1.js';
 
-export interface SELinuxOptions {
-  user?: string;
-  role?: string;
-  type?: string;
-  level?: string;
-}
+/**
+ * A decoded object of API type T as the checks read it: read-only, and any field may be absent or
+ * a JSON null (an unset pointer) — the checks never rely on validation having filled a field in.
+ */
+export type Lenient<T> = T extends readonly (infer E)[]
+  ? readonly Lenient<E>[]
+  : T extends object
+    ? string extends keyof T
+      ? Readonly<T> // a map (annotations, resource lists): its values as they are
+      : { readonly [K in keyof T]?: Lenient<T[K]> | null }
+    : T;
 
-export interface TypedProfile {
-  type?: string;
-}
-
-export interface WindowsOptions {
-  hostProcess?: boolean | null;
-}
-
-export interface SecurityContext {
-  privileged?: boolean | null;
-  allowPrivilegeEscalation?: boolean | null;
-  capabilities?: Capabilities | null;
-  runAsNonRoot?: boolean | null;
-  runAsUser?: number | null;
-  seLinuxOptions?: SELinuxOptions | null;
-  seccompProfile?: TypedProfile | null;
-  appArmorProfile?: TypedProfile | null;
-  procMount?: string | null;
-  windowsOptions?: WindowsOptions | null;
-}
-
-export interface PodSecurityContext {
-  runAsNonRoot?: boolean | null;
-  runAsUser?: number | null;
-  seLinuxOptions?: SELinuxOptions | null;
-  seccompProfile?: TypedProfile | null;
-  appArmorProfile?: TypedProfile | null;
-  sysctls?: Array<{ name?: string; value?: string }> | null;
-  windowsOptions?: WindowsOptions | null;
-}
-
-export interface Container {
-  name?: string;
-  image?: string;
-  ports?: Array<{ hostPort?: number | null }> | null;
-  securityContext?: SecurityContext | null;
-}
-
-/** A volume: its name and exactly one source field (`hostPath`, `configMap`, …). */
-export type Volume = { name?: string } & Record<string, unknown>;
-
-export interface PodSpec {
-  hostNetwork?: boolean | null;
-  hostPID?: boolean | null;
-  hostIPC?: boolean | null;
-  securityContext?: PodSecurityContext | null;
-  initContainers?: Container[] | null;
-  containers?: Container[] | null;
-  ephemeralContainers?: Container[] | null;
-  volumes?: Volume[] | null;
-  os?: { name?: string } | null;
-  runtimeClassName?: string | null;
-}
-
-export interface PodMetadata {
-  name?: string;
-  annotations?: Record<string, string> | null;
-}
+export type Capabilities = Lenient<v1.Capabilities>;
+export type SELinuxOptions = Lenient<v1.SELinuxOptions>;
+export type SecurityContext = Lenient<v1.SecurityContext>;
+export type PodSecurityContext = Lenient<v1.PodSecurityContext>;
+/** A container, an init container or the common part of an ephemeral container. */
+export type Container = Lenient<v1.Container> | Lenient<v1.EphemeralContainer>;
+export type Volume = Lenient<v1.Volume>;
+export type PodSpec = Lenient<v1.PodSpec>;
+export type PodMetadata = Lenient<Pick<ObjectMeta, 'name' | 'annotations'>>;
 
 /** A JSON array field, or none. */
 export function list<T>(v: readonly T[] | null | undefined): readonly T[] {

@@ -4,12 +4,12 @@
  * namespaced objects (not subresources, not namespaces) are checked against the namespace's quotas
  * and charged to their status.used before the object is stored.
  *
- *   const plugin = resourceQuotaPlugin({ storage, clock });
+ *   const plugin = resourceQuotaPlugin({ storage, informers, clock });
  */
 
 import { isIgnoredResource, QuotaRegistry } from '../../../quota/registry.js';
 import type { Clock } from '../../../sim/clock.js';
-import type { Storage } from '../../../storage/storage.js';
+import type { ListerSource } from '../lister.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types.js';
 import { QuotaAccessor } from './quota-access.js';
 import { QuotaEvaluator } from './quota-evaluator.js';
@@ -19,8 +19,8 @@ export const PLUGIN_NAME = 'ResourceQuota';
 
 export { QuotaRegistry } from '../../../quota/registry.js';
 
-export function resourceQuotaPlugin(deps: { storage: Storage; clock?: Clock }): AdmissionPlugin {
-  const evaluator = new QuotaEvaluator(new QuotaAccessor(deps.storage), new QuotaRegistry(), deps.clock);
+export function resourceQuotaPlugin(deps: ListerSource & { clock?: Clock }): AdmissionPlugin {
+  const evaluator = new QuotaEvaluator(new QuotaAccessor(deps), new QuotaRegistry(), deps.clock);
   const handles = (a: AdmissionAttributes): boolean =>
     // admission.NewHandler(admission.Create, admission.Update); subresources, cluster-scoped objects
     // and namespace creation are never quota-ed; ignored resources neither.

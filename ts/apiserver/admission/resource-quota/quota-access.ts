@@ -2,41 +2,42 @@
  * The quota accessor (resource_access.go): the quotas of a namespace, and status.used written back
  * with a compare-and-swap on the revision the usage was computed from — a quota changed in the
  * meantime answers 409 Conflict, as UpdateStatus with a stale resourceVersion does. The quotas are
- * read through the admission lister (../lister.ts: the cache when it is current, else storage), as
- * Kubernetes reads an informer's cache; the write is always the compare-and-swap on storage.
+ * read through the admission lister (../lister.ts: the apiserver's informer while it is current,
+ * else storage), as Kubernetes reads an informer's cache; the write is always the compare-and-swap
+ * on storage.
  */
 import { newConflict, newNotFound } from '../../../api/status.js';
+import { RESOURCES } from '../../../client/resources.js';
 import { isObj } from '../../../quota/pod-resources.js';
 import { type Quota, quotaFrom } from '../../../quota/quota.js';
 import { resourceListJson } from '../../../quota/resource-list.js';
 import { StorageError } from '../../../storage/errors.js';
-import type { Storage } from '../../../storage/storage.js';
-import { decodeForRewrite, decodeStored, encodeForStorage } from '../../decode/codec.js';
-import { storedLister } from '../lister.js';
+import { decodeForRewrite, encodeForStorage } from '../../decode/codec.js';
+import { type ListerSource, listObjects, revisionOf } from '../lister.js';
 
 const QUOTAS = { group: '', resource: 'resourcequotas' };
 
 export const quotaKey = (namespace: string, name: string): string => `/registry/resourcequotas/${namespace}/${name}`;
 
 export class QuotaAccessor {
-  constructor(private readonly storage: Storage) {}
+  constructor(private readonly source: ListerSource) {}
 
   /** GetQuotas: every quota of the namespace, as stored now. */
   async getQuotas(namespace: string): Promise<Quota[]> {
-    const items = await storedLister(this.storage).list(`/registry/resourcequotas/${namespace}/`);
-    return items.map((item) => quotaFrom(decodeStored(item) as Record<string, unknown>, item.revision));
+    const items = await listObjects(this.source, RESOURCES.resourcequotas, namespace);
+    // quotaFrom copies what it reads: the lister's objects stay as they are.
+    return items.map((item) => quotaFrom(item as Record<string, unknown>, revisionOf(item)));
   }
 
-  /** Whether the namespace has any quota (one key is enough). */
+  /** Whether the namespace has any quota. */
   async hasQuotas(namespace: string): Promise<boolean> {
-    const items = await storedLister(this.storage).list(`/registry/resourcequotas/${namespace}/`);
-    return items.length > 0;
+    return (await listObjects(this.source, RESOURCES.resourcequotas, namespace)).length > 0;
   }
 
   /** UpdateQuotaStatus: writes `quota.used` if the quota is still at `quota.revision`. */
   async updateQuotaStatus(quota: Quota): Promise<void> {
     try {
-      await this.storage.guaranteedUpdate(
+      await this.source.storage.guaranteedUpdate(
         quotaKey(quota.namespace, quota.name),
         (current) => {
           if (current === undefined) throw StorageError.keyNotFound(quotaKey(quota.namespace, quota.name));
