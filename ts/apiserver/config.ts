@@ -10,6 +10,7 @@
 import type { SharedInformerFactory } from '../client/informers/factory.js';
 import type { RequestHandler } from '../client/transport.js';
 import { type Clock, realClock } from '../sim/clock.js';
+import { discardLogger, type Logger } from '../sim/logger.js';
 import type { Storage } from '../storage/storage.js';
 import { type AdmissionPluginOptions, admissionChain } from './admission/plugins.js';
 import { ServiceAllocators } from './allocators/service-allocation.js';
@@ -90,6 +91,8 @@ export interface ApiServerOptions extends ProtectionOptions {
    * `default` ServiceAccount for the ServiceAccount plugin to find.
    */
   admission?: AdmissionPluginOptions;
+  /** Where the server logs what it cannot answer as a Status of its own (internal errors); default: nowhere. */
+  logger?: Logger;
 }
 
 /** The options completed: what the chain and the routes are made of. */
@@ -167,6 +170,7 @@ export function completeConfig(options: ApiServerOptions, self: () => RequestHan
   return {
     options,
     clock,
+    logger: options.logger ?? discardLogger,
     rest,
     crds: new CrdRegistry(informers, options.storage),
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

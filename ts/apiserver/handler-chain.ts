@@ -8,6 +8,7 @@
  */
 
 import type { Clock } from '../sim/clock.js';
+import type { Logger } from '../sim/logger.js';
 import type { Authorizer } from './auth/authorizer.js';
 import type { RequestAuthenticator } from './authn/authenticator.js';
 import { withAuthentication } from './filters/authentication.js';
@@ -25,6 +26,8 @@ import type { Incoming } from './incoming.js';
 /** What the filters are made with (config.ts completes it from the server's options). */
 export interface ChainConfig {
   clock: Clock;
+  /** Where internal errors (anything thrown that is not a StatusError) are logged. */
+  logger: Logger;
   requestTimeoutMs: number;
   limiter: InFlightLimiter;
   authenticator: RequestAuthenticator;
@@ -38,7 +41,7 @@ export function buildHandlerChain(routes: Handler, c: ChainConfig): (request: In
       compose(
         [
           withRequestDeadline(c.requestTimeoutMs),
-          withTimeout(c.clock),
+          withTimeout(c.clock, c.logger),
           withPublicPaths,
           withAuthentication(c.authenticator),
           withImpersonation(c.authorizer),
@@ -48,6 +51,7 @@ export function buildHandlerChain(routes: Handler, c: ChainConfig): (request: In
         routes,
       ),
     ),
+    c.logger,
   );
 }
 

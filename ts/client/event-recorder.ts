@@ -56,7 +56,7 @@ export interface EventRecorderOptions {
   component: string;
   /** source.host and reportingInstance (client-go leaves the host empty for most components). */
   host?: string;
-  /** A write that failed for good; default: console.error. */
+  /** A write that failed for good; default: dropped (the component passes its logger's). */
   onError?: (err: unknown, event: KubeObject) => void;
   /** Spam filter: bucket size and refill rate per source and object. */
   spamBurst?: number;
@@ -165,7 +165,7 @@ export class EventRecorder {
     this.clock = options.clock ?? realClock;
     this.component = options.component;
     this.host = options.host ?? '';
-    this.onError = options.onError ?? ((err, e) => console.error(`event ${e.metadata?.name ?? ''}:`, err));
+    this.onError = options.onError ?? (() => {});
     this.spamBurst = options.spamBurst ?? DEFAULT_SPAM_BURST;
     this.spamQps = options.spamQps ?? DEFAULT_SPAM_QPS;
   }

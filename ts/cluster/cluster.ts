@@ -137,6 +137,7 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
     tokens: users,
     clock,
     informers,
+    logger: logger.withName('kube-apiserver'),
     explainer: () => (scheduler?.state === 'running' ? scheduler : undefined),
   });
   const loopback = createClient(inProcessTransport(api, tokens.loopback));

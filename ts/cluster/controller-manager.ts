@@ -3,10 +3,11 @@
  * v1.32): the controllers of controllers/controller-descriptors.ts on the process's shared
  * informers, each with its own client as its own ServiceAccount in kube-system
  * (--use-service-account-credentials: the token requested, and renewed, by
- * system:kube-controller-manager through `serviceaccounts/<name>/token`); lists and watches go
- * through the shared informers' credential, as client-go's do, and their objects lose their
- * managedFields before they are cached (CreateControllerContext's trim; cluster.ts builds the
- * factory with trimManagedFields).
+ * system:kube-controller-manager through `serviceaccounts/<name>/token`), which their writes use.
+ * Lists and watches go through the process's one factory (cluster.ts), whose client is the
+ * apiserver's loopback identity, system:apiserver — one watch per resource for every component,
+ * where kube-controller-manager's own informers would authenticate as itself — and their objects
+ * lose their managedFields before they are cached (CreateControllerContext's trim).
  *
  * The controllers start as StartControllers starts them, without waiting for any cache. What users
  * of `kubewasm up` rely on at once — the default ServiceAccount and kube-root-ca.crt in every

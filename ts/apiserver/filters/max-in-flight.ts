@@ -7,7 +7,7 @@
  */
 import { newTooManyRequests } from '../../api/status.js';
 import type { Filter } from './chain.js';
-import { errorResponse } from './error-handler.js';
+import { statusResponse } from './error-handler.js';
 
 /** --max-requests-inflight default (k8s.io/apiserver pkg/server/config.go NewConfig). */
 export const DEFAULT_MAX_REQUESTS_INFLIGHT = 400;
@@ -73,7 +73,7 @@ export function withMaxInFlightLimit(limiter: InFlightLimiter): Filter {
     const release = limiter.tryAcquire(r.info.mutating);
     if (release === undefined && !(r.user?.groups ?? []).includes(SYSTEM_MASTERS)) {
       const { error, headers } = tooManyRequests();
-      const res = errorResponse(error);
+      const res = statusResponse(error);
       for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
       return res;
     }

@@ -5,8 +5,9 @@
  */
 import { newTimeoutError } from '../../api/status.js';
 import type { Clock } from '../../sim/clock.js';
+import type { Logger } from '../../sim/logger.js';
 import type { Filter } from './chain.js';
-import { errorResponse } from './error-handler.js';
+import { errorResponder } from './error-handler.js';
 
 /**
  * WithTimeoutForNonLongRunningRequests (k8s.io/apiserver pkg/server/filters/timeout.go): the
@@ -51,9 +52,10 @@ export function withDeadline(
  * The filter, for requests with a deadline (filters/request-deadline.ts): what the handlers below
  * throw is answered here already, so that an answer — error or not — that comes too late is dropped.
  */
-export function withTimeout(clock: Clock): Filter {
+export function withTimeout(clock: Clock, logger: Logger): Filter {
+  const respond = errorResponder(logger);
   return (next) => (r) =>
     r.info.longRunning || r.deadlineMs === undefined
       ? next(r)
-      : withDeadline(next(r).catch(errorResponse), r.deadlineMs, clock, errorResponse);
+      : withDeadline(next(r).catch(respond), r.deadlineMs, clock, respond);
 }

@@ -80,7 +80,7 @@ export interface SchedulerOptions {
   profile?: SchedulerProfile;
   /** Breaks score ties reproducibly. */
   seed?: bigint;
-  /** A failed Event write or a failure outside a pod's cycle; default: console.error. */
+  /** A failed Event write or a failure outside a pod's cycle; default: dropped (ts/cluster logs them to kube-scheduler's logger). */
   onError?: (err: unknown, context: string) => void;
 }
 
@@ -156,7 +156,7 @@ export class Scheduler {
     this.client = options.client;
     this.clock = options.clock;
     this.schedulerName = options.profile?.schedulerName ?? DEFAULT_SCHEDULER_NAME;
-    this.onError = options.onError ?? ((err, context) => console.error(`kubewasm scheduler: ${context}`, err));
+    this.onError = options.onError ?? (() => {});
     this.engine = options.kubewasm.newScheduler(options.profile, options.seed);
     this.stopping = new Promise((resolve) => {
       this.signalStop = resolve;
