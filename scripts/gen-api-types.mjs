@@ -34,10 +34,10 @@
  * The output is deterministic and Biome-formatted; ts/api/types/generated.test.ts regenerates it
  * in memory and fails when a committed file differs.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { inflateRawSync } from 'node:zlib';
+import { moduleZip, unzip } from './go-module-zip.mjs';
 
 export const OPENAPI = 'ts/apiserver/openapi/k8s-1.32.2.json';
 export const GO_TYPES = 'ts/api/types/go-types.k8s.json';
@@ -128,52 +128,6 @@ const nameOf = (id) => id.slice(id.lastIndexOf('.') + 1);
 // ---------------------------------------------------------------------------------------------
 // --go: the Go facts
 
-/** The files of a zip archive whose names start with `prefix` (as gen-openapi.mjs). */
-function unzip(buf, prefix) {
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65557); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('not a zip archive');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const out = new Map();
-  for (let n = 0; n < count; n++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory entry');
-    const method = buf.readUInt16LE(p + 10);
-    const compressed = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    p += 46 + nameLen + extraLen + commentLen;
-    if (!name.startsWith(prefix)) continue;
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const data = buf.subarray(start, start + compressed);
-    if (method === 0) out.set(name.slice(prefix.length), data.toString('utf8'));
-    else if (method === 8) out.set(name.slice(prefix.length), inflateRawSync(data).toString('utf8'));
-    else throw new Error(`${name}: unsupported compression method ${method}`);
-  }
-  return out;
-}
-
-/** A Go module zip from the module proxy, cached in build/openapi/ (the cache gen-openapi.mjs uses). */
-async function moduleZip(module) {
-  const cache = `build/openapi/${module.replaceAll('/', '_')}-${GO_VERSION}.zip`;
-  if (!existsSync(cache)) {
-    const url = `https://proxy.golang.org/${module}/@v/${GO_VERSION}.zip`;
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
-    mkdirSync('build/openapi', { recursive: true });
-    writeFileSync(cache, new Uint8Array(await res.arrayBuffer()));
-  }
-  return readFileSync(cache);
-}
-
 const GO_BUILTINS = new Set(
   'map string bool byte rune int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 float32 float64'.split(' '),
 );
@@ -196,7 +150,7 @@ function goDoc(comment) {
 export async function readGoTypes(schemas) {
   const files = new Map(); // module id → Go source texts
   for (const module of MODULES) {
-    const zip = await moduleZip(module);
+    const zip = await moduleZip(module, GO_VERSION);
     for (const [id, path] of Object.entries(PACKAGES)) {
       if (!path.startsWith(`${module}/`)) continue;
       const dir = `${module}@${GO_VERSION}/${path.slice(module.length + 1)}/`;

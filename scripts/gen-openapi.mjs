@@ -25,12 +25,10 @@
 // ending in "Possible enum values: …" (kubectl explain prints both). Those come from the generated
 // definitions, pkg/generated/openapi/zz_generated.openapi.go in the same module, and are put back.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { inflateRawSync } from 'node:zlib';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { moduleZip, unzip } from './go-module-zip.mjs';
 
 const VERSION = 'v1.32.2';
-const ZIP_URL = `https://proxy.golang.org/k8s.io/kubernetes/@v/${VERSION}.zip`;
-const CACHE = `build/openapi/k8s-${VERSION}.zip`;
 const OUT = 'ts/apiserver/openapi/k8s-1.32.2.json';
 const SPEC_DIR = `k8s.io/kubernetes@${VERSION}/api/openapi-spec/v3/`;
 
@@ -50,50 +48,6 @@ const GROUP_VERSIONS = [
   'apis/authentication.k8s.io/v1',
   'apis/authorization.k8s.io/v1',
 ];
-
-async function zipBytes() {
-  if (!existsSync(CACHE)) {
-    const res = await fetch(ZIP_URL);
-    if (!res.ok) throw new Error(`GET ${ZIP_URL}: ${res.status}`);
-    mkdirSync('build/openapi', { recursive: true });
-    writeFileSync(CACHE, new Uint8Array(await res.arrayBuffer()));
-  }
-  return readFileSync(CACHE);
-}
-
-/** The files of a zip archive whose names start with `prefix` (stored or deflated entries). */
-function unzip(buf, prefix) {
-  // End of central directory: signature 0x06054b50, within the last 64 KiB + 22 bytes.
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 65557); i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new Error('not a zip archive');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const out = new Map();
-  for (let n = 0; n < count; n++) {
-    if (buf.readUInt32LE(p) !== 0x02014b50) throw new Error('bad central directory entry');
-    const method = buf.readUInt16LE(p + 10);
-    const compressed = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    p += 46 + nameLen + extraLen + commentLen;
-    if (!name.startsWith(prefix)) continue;
-    const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const data = buf.subarray(start, start + compressed);
-    if (method === 0) out.set(name.slice(prefix.length), data.toString('utf8'));
-    else if (method === 8) out.set(name.slice(prefix.length), inflateRawSync(data).toString('utf8'));
-    else throw new Error(`${name}: unsupported compression method ${method}`);
-  }
-  return out;
-}
 
 /** Stable JSON: object keys sorted, so the output does not depend on the source's key order. */
 function sorted(v) {
@@ -200,18 +154,6 @@ function addEnums(schemas, enums) {
   return n;
 }
 
-/** A Go module zip from the module proxy, cached in build/openapi/. */
-async function moduleZip(module, version) {
-  const cache = `build/openapi/${module.replaceAll('/', '_')}-${version}.zip`;
-  if (!existsSync(cache)) {
-    const url = `https://proxy.golang.org/${module}/@v/${version}.zip`;
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
-    writeFileSync(cache, new Uint8Array(await res.arrayBuffer()));
-  }
-  return readFileSync(cache);
-}
-
 const GO_BUILTINS = new Map([
   ['string', 'string'],
   ['bool', 'bool'],
@@ -286,7 +228,7 @@ function goPackages(zip, moduleAtVersion, module, dirs) {
   return out;
 }
 
-const zip = await zipBytes();
+const zip = await moduleZip('k8s.io/kubernetes', VERSION);
 const files = unzip(zip, SPEC_DIR);
 const generated = unzip(zip, `k8s.io/kubernetes@${VERSION}/pkg/generated/openapi/`).get('zz_generated.openapi.go');
 if (generated === undefined) throw new Error('pkg/generated/openapi/zz_generated.openapi.go is missing');
@@ -356,7 +298,7 @@ const goTypes = goTypeTable(
 const lines = (entries) => entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',\n');
 const list = (values) => values.map((v) => JSON.stringify(v)).join(',\n');
 const names = [...schemas.keys()].sort();
-const sha = createHash('sha256').update(readFileSync(CACHE)).digest('hex');
+const sha = createHash('sha256').update(zip).digest('hex');
 const out = [
   '{',
   `"source":${JSON.stringify({ module: `k8s.io/kubernetes@${VERSION}`, zipSha256: sha, dir: 'api/openapi-spec/v3', generator: 'scripts/gen-openapi.mjs' })},`,
