@@ -46,7 +46,7 @@ export class CrdRegistry implements CustomResourceLookup {
     if (this.informer !== undefined) return;
     const informer = this.informers.informerFor<Crd>(RESOURCES.customresourcedefinitions);
     this.informer = informer;
-    const changed = (crd: { readonly metadata?: { readonly name?: string } }) => {
+    const changed = (crd: DeepReadonly<Crd>) => {
       this.served = undefined;
       this.onChange?.(crd.metadata?.name ?? '');
     };
