@@ -62,14 +62,14 @@ const header = `/**
  * policy.go (ClusterRoles, ClusterRoleBindings) and controller_policy.go (the system:controller:*
  * roles and bindings), as its testdata/*.yaml fixtures render them; aggregated roles expanded.
  */
-import type { BindingObject, RoleObject } from './rbac-types.js';
+import type { ClusterRole, ClusterRoleBinding } from '../../api/types/rbac/v1.js';
 `;
 writeFileSync(
   'ts/apiserver/auth/bootstrap-policy-data.ts',
   `${header}
-export const BOOTSTRAP_CLUSTER_ROLES: RoleObject[] = ${JSON.stringify(roles, null, 1)};
+export const BOOTSTRAP_CLUSTER_ROLES: ClusterRole[] = ${JSON.stringify(roles, null, 1)};
 
-export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: BindingObject[] = ${JSON.stringify(bindings, null, 1)};
+export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: ClusterRoleBinding[] = ${JSON.stringify(bindings, null, 1)};
 `,
 );
 console.log(`${roles.length} cluster roles, ${bindings.length} cluster role bindings`);

@@ -4,13 +4,13 @@
  * TestDefaultRuleResolver): objects written to an in-memory store, read back through the index.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PolicyRule, Subject } from '../../api/types/rbac/v1.js';
 import { VirtualClock } from '../../sim/clock.js';
 import { WasmStorage } from '../../storage/wasm/wasm-storage.js';
 import type { Kubewasm } from '../../wasm/kubewasm.js';
 import { loadKubewasm } from '../../wasm/node.js';
 import { type Attributes, attributesFor, type UserInfo } from './attributes.js';
 import type { RbacAuthorizer } from './authorizer.js';
-import type { PolicyRule, Subject } from './rbac-types.js';
 import { ruleAllows } from './rule-match.js';
 import { appliesTo } from './rule-resolver.js';
 import { storageAuthorizer } from './testing/storage-authorizer.js';

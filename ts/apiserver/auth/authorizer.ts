@@ -6,16 +6,17 @@
  *   const authz = createAuthorizer(informers, storage);   // the apiserver's shared informers
  *   await authz.authorize(attributesFor(user, 'GET', url)); // → { decision: 'allow', reason: 'RBAC: allowed by …' }
  */
+import type { PolicyRule } from '../../api/types/rbac/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { Storage } from '../../storage/storage.js';
 import type { Attributes, UserInfo } from './attributes.js';
 import { RbacIndex } from './rbac-index.js';
-import type { PolicyRule } from './rbac-types.js';
 import { ruleAllows } from './rule-match.js';
 import { type RuleSource, visitRulesFor } from './rule-resolver.js';
 
+export type { PolicyRule } from '../../api/types/rbac/v1.js';
 export type { Attributes, UserInfo } from './attributes.js';
-export type { PolicyRule } from './rbac-types.js';
 
 /** authorizer.Decision. */
 export type Decision = 'allow' | 'deny' | 'noOpinion';
@@ -56,7 +57,7 @@ export interface Authorizer {
   /** The rules `user` holds in `namespace` ('' for cluster-wide only): RBACAuthorizer.RulesFor. */
   rulesFor(user: UserInfo, namespace: string): Promise<SubjectRules>;
   /** The PolicyRules `user` holds in `namespace` and the resolution errors (DefaultRuleResolver.RulesFor). */
-  policyRulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: string[] }>;
+  policyRulesFor(user: UserInfo, namespace: string): Promise<{ rules: DeepReadonly<PolicyRule>[]; errors: string[] }>;
   /** Resolves once every RBAC change made so far is visible to the authorizer (tests, bootstrap). */
   synced(): Promise<void>;
   /** Lets go of what it reads (the RBAC authorizer's informers are their factory's, which its owner stops). */
@@ -95,9 +96,12 @@ export function aggregateMessage(errors: readonly string[]): string {
 export function createAuthorizer(informers: SharedInformerFactory, storage: Storage): RbacAuthorizer {
   const index = new RbacIndex(informers, storage);
 
-  async function policyRulesFor(user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: string[] }> {
+  async function policyRulesFor(
+    user: UserInfo,
+    namespace: string,
+  ): Promise<{ rules: DeepReadonly<PolicyRule>[]; errors: string[] }> {
     await index.start();
-    const rules: PolicyRule[] = [];
+    const rules: DeepReadonly<PolicyRule>[] = [];
     const errors: string[] = [];
     visitRulesFor(index, user, namespace, (_source, rule, err) => {
       if (rule !== undefined) rules.push(rule);

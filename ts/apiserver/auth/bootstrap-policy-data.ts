@@ -4,9 +4,9 @@
  * policy.go (ClusterRoles, ClusterRoleBindings) and controller_policy.go (the system:controller:*
  * roles and bindings), as its testdata/*.yaml fixtures render them; aggregated roles expanded.
  */
-import type { BindingObject, RoleObject } from './rbac-types.js';
+import type { ClusterRole, ClusterRoleBinding } from '../../api/types/rbac/v1.js';
 
-export const BOOTSTRAP_CLUSTER_ROLES: RoleObject[] = [
+export const BOOTSTRAP_CLUSTER_ROLES: ClusterRole[] = [
   {
     metadata: {
       annotations: {
@@ -2808,7 +2808,7 @@ export const BOOTSTRAP_CLUSTER_ROLES: RoleObject[] = [
   },
 ];
 
-export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: BindingObject[] = [
+export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: ClusterRoleBinding[] = [
   {
     metadata: {
       annotations: {

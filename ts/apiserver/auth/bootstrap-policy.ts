@@ -8,9 +8,10 @@
  *
  *   await reconcileBootstrapPolicy((req) => api.handle(req), 'https://127.0.0.1', adminToken);
  */
+import type { ObjectMeta } from '../../api/types/meta/v1.js';
+import type { ClusterRole, ClusterRoleBinding, Subject } from '../../api/types/rbac/v1.js';
 import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from './bootstrap-policy-data.js';
 import { covers } from './escalation.js';
-import type { BindingObject, RoleObject, Subject } from './rbac-types.js';
 
 // rbacv1.AutoUpdateAnnotationKey (k8s.io/api rbac/v1 types.go).
 export const AUTO_UPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
@@ -21,24 +22,14 @@ const API = '/apis/rbac.authorization.k8s.io/v1';
 
 type Handle = (request: Request) => Promise<Response>;
 
-interface Stored {
-  metadata: {
-    name: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    resourceVersion?: string;
-  };
-  [field: string]: unknown;
-}
-
 const sameSubject = (a: Subject, b: Subject): boolean =>
   a.kind === b.kind && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
 
 /** The bootstrap labels and annotations merged into the stored ones; true when something was added. */
-function mergeMeta(stored: Stored['metadata'], want: Stored['metadata']): boolean {
+function mergeMeta(stored: ObjectMeta, want: ObjectMeta | undefined): boolean {
   let changed = false;
   for (const field of ['labels', 'annotations'] as const) {
-    for (const [k, v] of Object.entries(want[field] ?? {})) {
+    for (const [k, v] of Object.entries(want?.[field] ?? {})) {
       if (stored[field]?.[k] !== v) {
         stored[field] = { ...(stored[field] ?? {}), [k]: v };
         changed = true;
@@ -64,7 +55,7 @@ export async function reconcileBootstrapPolicy(handle: Handle, base: string, tok
   };
 
   for (const role of BOOTSTRAP_CLUSTER_ROLES) {
-    const name = role.metadata.name;
+    const name = role.metadata?.name ?? '';
     const want = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', ...role };
     const got = await call('GET', `/clusterroles/${encodeURIComponent(name)}`);
     if (got.status === 404) {
@@ -75,9 +66,11 @@ export async function reconcileBootstrapPolicy(handle: Handle, base: string, tok
       await expect(got, `reading clusterrole ${name}`, [200]);
       continue;
     }
-    const stored = (await got.json()) as Stored & RoleObject;
+    const stored = (await got.json()) as ClusterRole;
+    // ObjectMeta is a value in Go: a stored object always has one.
+    stored.metadata ??= {};
     if (stored.metadata.annotations?.[AUTO_UPDATE_ANNOTATION] === 'false') continue;
-    let changed = mergeMeta(stored.metadata, role.metadata as Stored['metadata']);
+    let changed = mergeMeta(stored.metadata, role.metadata);
     const { missing } = covers(stored.rules ?? [], role.rules ?? []);
     if (missing.length > 0) {
       stored.rules = [...(stored.rules ?? []), ...missing];
@@ -96,7 +89,7 @@ export async function reconcileBootstrapPolicy(handle: Handle, base: string, tok
   }
 
   for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) {
-    const name = binding.metadata.name;
+    const name = binding.metadata?.name ?? '';
     const path = `/clusterrolebindings/${encodeURIComponent(name)}`;
     const want = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', ...binding };
     const got = await call('GET', path);
@@ -108,7 +101,8 @@ export async function reconcileBootstrapPolicy(handle: Handle, base: string, tok
       await expect(got, `reading clusterrolebinding ${name}`, [200]);
       continue;
     }
-    const stored = (await got.json()) as Stored & BindingObject;
+    const stored = (await got.json()) as ClusterRoleBinding;
+    stored.metadata ??= {};
     if (stored.metadata.annotations?.[AUTO_UPDATE_ANNOTATION] === 'false') continue;
     if (stored.roleRef.kind !== binding.roleRef.kind || stored.roleRef.name !== binding.roleRef.name) {
       // roleRef is immutable: delete, then create with the stored subjects kept.
@@ -122,7 +116,7 @@ export async function reconcileBootstrapPolicy(handle: Handle, base: string, tok
       );
       continue;
     }
-    let changed = mergeMeta(stored.metadata, binding.metadata as Stored['metadata']);
+    let changed = mergeMeta(stored.metadata, binding.metadata);
     for (const s of binding.subjects ?? []) {
       if (!(stored.subjects ?? []).some((x) => sameSubject(x, s))) {
         stored.subjects = [...(stored.subjects ?? []), s];

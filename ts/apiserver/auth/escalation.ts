@@ -9,10 +9,11 @@
 
 import { compareGo, goQuote } from '../../api/go-format.js';
 import { newForbidden } from '../../api/status.js';
+import type { ClusterRole, ClusterRoleBinding, PolicyRule, RoleBinding } from '../../api/types/rbac/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { UserInfo } from './attributes.js';
 import { type Authorizer, SYSTEM_PRIVILEGED_GROUP } from './authorizer.js';
 import type { RbacIndex } from './rbac-index.js';
-import type { BindingObject, PolicyRule, RoleObject } from './rbac-types.js';
 import { roleReferenceRules, visitRulesFor } from './rule-resolver.js';
 
 // rbacv1.VerbAll / APIGroupAll / ResourceAll (k8s.io/api rbac/v1 types.go).
@@ -20,7 +21,7 @@ const ALL = '*';
 const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 /** BreakdownRule: one verb, one resource, one resource name (or one URL and verb) per rule. */
-export function breakdownRule(rule: PolicyRule): PolicyRule[] {
+export function breakdownRule(rule: DeepReadonly<PolicyRule>): PolicyRule[] {
   const out: PolicyRule[] = [];
   for (const group of rule.apiGroups ?? []) {
     for (const resource of rule.resources ?? []) {
@@ -56,7 +57,7 @@ function nonResourceURLCovers(owner: string, sub: string): boolean {
 }
 
 /** ruleCovers: whether `owner` covers the broken-down `sub`. */
-function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
+function ruleCovers(owner: DeepReadonly<PolicyRule>, sub: PolicyRule): boolean {
   const verbs = owner.verbs.includes(ALL) || hasAll(owner.verbs, sub.verbs);
   const groups = (owner.apiGroups ?? []).includes(ALL) || hasAll(owner.apiGroups ?? [], sub.apiGroups ?? []);
   const resources = resourceCoversAll(owner.resources ?? [], sub.resources ?? []);
@@ -72,8 +73,8 @@ function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
 
 /** Covers: whether the owner's rules cover every servant rule, and the uncovered pieces. */
 export function covers(
-  owner: readonly PolicyRule[],
-  servant: readonly PolicyRule[],
+  owner: readonly DeepReadonly<PolicyRule>[],
+  servant: readonly DeepReadonly<PolicyRule>[],
 ): { covered: boolean; missing: PolicyRule[] } {
   const missing: PolicyRule[] = [];
   for (const sub of servant.flatMap(breakdownRule)) if (!owner.some((o) => ruleCovers(o, sub))) missing.push(sub);
@@ -107,7 +108,7 @@ export function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
 const goQuoteList = (xs: readonly string[]): string => `[${xs.map(goQuote).join(' ')}]`;
 
 /** CompactString (pkg/apis/rbac/v1/evaluation_helpers.go): `{APIGroups:[""], Resources:["pods"], Verbs:["get"]}`. */
-export function compactString(r: PolicyRule): string {
+export function compactString(r: DeepReadonly<PolicyRule>): string {
   const parts: string[] = [];
   if ((r.apiGroups ?? []).length > 0) parts.push(`APIGroups:${goQuoteList(r.apiGroups ?? [])}`);
   if ((r.resources ?? []).length > 0) parts.push(`Resources:${goQuoteList(r.resources ?? [])}`);
@@ -125,9 +126,9 @@ export function confirmNoEscalation(
   index: RbacIndex,
   user: UserInfo,
   namespace: string,
-  rules: readonly PolicyRule[],
+  rules: readonly DeepReadonly<PolicyRule>[],
 ): string | undefined {
-  const owner: PolicyRule[] = [];
+  const owner: DeepReadonly<PolicyRule>[] = [];
   const errors: string[] = [];
   visitRulesFor(
     index,
@@ -223,7 +224,8 @@ export async function checkRbacWrite(
   const name = ((obj.metadata as { name?: unknown } | undefined)?.name as string | undefined) ?? '';
 
   if (resource === 'roles' || resource === 'clusterroles') {
-    const role = obj as unknown as RoleObject;
+    // A role's rules, and a cluster role's aggregationRule.
+    const role = obj as Pick<ClusterRole, 'rules' | 'aggregationRule'>;
     // RoleEscalationAuthorized: `escalate` on the role resource.
     const escalate = await authz.authorize({
       user,
@@ -249,7 +251,7 @@ export async function checkRbacWrite(
     return;
   }
 
-  const binding = obj as unknown as BindingObject;
+  const binding = obj as Partial<RoleBinding | ClusterRoleBinding>;
   const roleRef = binding.roleRef ?? { apiGroup: '', kind: '', name: '' };
   // BindingAuthorized: `bind` on the referenced role, in the binding's namespace.
   if (roleRef.kind === 'ClusterRole' || roleRef.kind === 'Role') {

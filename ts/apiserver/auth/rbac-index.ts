@@ -10,6 +10,7 @@
  * made before it is in once it resolves. The informers' own lists and watches must not need RBAC
  * (they run as the loopback user, in system:masters), or the first decision would wait for itself.
  */
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding, Subject } from '../../api/types/rbac/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { SharedIndexInformer } from '../../client/informers/shared-informer.js';
@@ -17,16 +18,18 @@ import { RESOURCES } from '../../client/resources.js';
 import type { Storage } from '../../storage/storage.js';
 import { waitUntilFresh } from '../informers/fresh.js';
 import type { UserInfo } from './attributes.js';
-import type { BindingObject, RoleObject, Subject } from './rbac-types.js';
 
 // serviceaccount.ServiceAccountUsernamePrefix (k8s.io/apiserver pkg/authentication/serviceaccount/util.go).
 export const SERVICE_ACCOUNT_USERNAME_PREFIX = 'system:serviceaccount:';
+
+/** A RoleBinding or a ClusterRoleBinding, as the informers hold it (shared, read-only). */
+export type RbacBinding = DeepReadonly<RoleBinding | ClusterRoleBinding>;
 
 /** The bindings' index by subject: `<binding namespace>\0<subject key>`. */
 export const RBAC_SUBJECT_INDEX = 'kubewasm.io/rbac-subject';
 
 /** The index key of a subject as it binds: `User:jane`, `Group:g`, `ServiceAccount:ns:name`. */
-function subjectKey(s: Subject, bindingNamespace: string): string | undefined {
+function subjectKey(s: DeepReadonly<Subject>, bindingNamespace: string): string | undefined {
   switch (s.kind) {
     case 'User':
     case 'Group':
@@ -53,7 +56,7 @@ export function userSubjectKeys(user: UserInfo): string[] {
 }
 
 /** What the bindings' subject index files a binding under. */
-function bindingSubjectKeys(b: DeepReadonly<BindingObject>): string[] {
+function bindingSubjectKeys(b: DeepReadonly<Pick<RoleBinding, 'metadata' | 'subjects'>>): string[] {
   const namespace = b.metadata?.namespace ?? '';
   const out = new Set<string>();
   for (const s of b.subjects ?? []) {
@@ -63,18 +66,16 @@ function bindingSubjectKeys(b: DeepReadonly<BindingObject>): string[] {
   return [...out];
 }
 
-const byName = (a: BindingObject, b: BindingObject): number =>
-  a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
-
-/** The informers' objects, read-only and shared, as the rule resolver reads them. */
-const asRole = (obj: object | undefined) => obj as RoleObject | undefined;
-const asBinding = (obj: object) => obj as BindingObject;
+const byName = (a: RbacBinding, b: RbacBinding): number => {
+  const [x, y] = [a.metadata?.name ?? '', b.metadata?.name ?? ''];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
 
 interface RbacInformers {
-  roles: SharedIndexInformer;
-  rolebindings: SharedIndexInformer;
-  clusterroles: SharedIndexInformer;
-  clusterrolebindings: SharedIndexInformer;
+  roles: SharedIndexInformer<Role>;
+  rolebindings: SharedIndexInformer<RoleBinding>;
+  clusterroles: SharedIndexInformer<ClusterRole>;
+  clusterrolebindings: SharedIndexInformer<ClusterRoleBinding>;
 }
 
 /** The roles, cluster roles and bindings of the apiserver's informers. */
@@ -99,7 +100,11 @@ export class RbacIndex {
       for (const bindings of [this.informers_.rolebindings, this.informers_.clusterrolebindings]) {
         // Shared informers: another index of this process may have added it already.
         if (!(RBAC_SUBJECT_INDEX in bindings.getIndexer().getIndexers())) {
-          bindings.addIndexers({ [RBAC_SUBJECT_INDEX]: (b) => bindingSubjectKeys(b as DeepReadonly<BindingObject>) });
+          // addIndexers takes index functions of any object; this informer's are bindings.
+          bindings.addIndexers({
+            [RBAC_SUBJECT_INDEX]: (b) =>
+              bindingSubjectKeys(b as DeepReadonly<Pick<RoleBinding, 'metadata' | 'subjects'>>),
+          });
         }
       }
     }
@@ -125,29 +130,33 @@ export class RbacIndex {
   /** The informers are the factory's: their owner stops them. */
   stop(): void {}
 
-  role(namespace: string, name: string): RoleObject | undefined {
-    return asRole(this.informers.roles.get(namespace, name));
+  role(namespace: string, name: string): DeepReadonly<Role> | undefined {
+    return this.informers.roles.get(namespace, name);
   }
 
-  clusterRole(name: string): RoleObject | undefined {
-    return asRole(this.informers.clusterroles.get(undefined, name));
+  clusterRole(name: string): DeepReadonly<ClusterRole> | undefined {
+    return this.informers.clusterroles.get(undefined, name);
   }
 
   /** The cluster role bindings that may name `user` (subject index), by name. */
-  clusterRoleBindingsFor(user: UserInfo): BindingObject[] {
+  clusterRoleBindingsFor(user: UserInfo): RbacBinding[] {
     return candidates(this.informers.clusterrolebindings, '', userSubjectKeys(user));
   }
 
   /** The role bindings of `namespace` that may name `user`, by name. */
-  roleBindingsFor(user: UserInfo, namespace: string): BindingObject[] {
+  roleBindingsFor(user: UserInfo, namespace: string): RbacBinding[] {
     return candidates(this.informers.rolebindings, namespace, userSubjectKeys(user));
   }
 }
 
 /** The bindings in `namespace` ('' for cluster bindings) naming one of `keys`, by name. */
-function candidates(bindings: SharedIndexInformer, namespace: string, keys: readonly string[]): BindingObject[] {
+function candidates(
+  bindings: SharedIndexInformer<RoleBinding> | SharedIndexInformer<ClusterRoleBinding>,
+  namespace: string,
+  keys: readonly string[],
+): RbacBinding[] {
   const indexer = bindings.getIndexer();
-  const found = new Set<object>();
+  const found = new Set<RbacBinding>();
   for (const k of keys) for (const b of indexer.byIndex(RBAC_SUBJECT_INDEX, `${namespace}\u0000${k}`)) found.add(b);
-  return [...found].map(asBinding).sort(byName);
+  return [...found].sort(byName);
 }

@@ -4,22 +4,23 @@
  * ResourceMatches with `*` and `* /subresource`, ResourceNameMatches, NonResourceURLMatches with a
  * trailing `*`).
  */
+import type { PolicyRule } from '../../api/types/rbac/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Attributes } from './attributes.js';
-import type { PolicyRule } from './rbac-types.js';
 
 // rbacv1.VerbAll, APIGroupAll, ResourceAll, NonResourceAll (k8s.io/api rbac/v1 types.go).
 const ALL = '*';
 
-export function verbMatches(rule: PolicyRule, verb: string): boolean {
+export function verbMatches(rule: DeepReadonly<PolicyRule>, verb: string): boolean {
   return rule.verbs.some((v) => v === ALL || v === verb);
 }
 
-export function apiGroupMatches(rule: PolicyRule, group: string): boolean {
+export function apiGroupMatches(rule: DeepReadonly<PolicyRule>, group: string): boolean {
   return (rule.apiGroups ?? []).some((g) => g === ALL || g === group);
 }
 
 /** `combined` is `resource` or `resource/subresource`. */
-export function resourceMatches(rule: PolicyRule, combined: string, subresource: string): boolean {
+export function resourceMatches(rule: DeepReadonly<PolicyRule>, combined: string, subresource: string): boolean {
   for (const r of rule.resources ?? []) {
     if (r === ALL || r === combined) return true;
     if (subresource === '') continue;
@@ -28,12 +29,12 @@ export function resourceMatches(rule: PolicyRule, combined: string, subresource:
   return false;
 }
 
-export function resourceNameMatches(rule: PolicyRule, name: string): boolean {
+export function resourceNameMatches(rule: DeepReadonly<PolicyRule>, name: string): boolean {
   const names = rule.resourceNames ?? [];
   return names.length === 0 || names.includes(name);
 }
 
-export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
+export function nonResourceURLMatches(rule: DeepReadonly<PolicyRule>, path: string): boolean {
   for (const u of rule.nonResourceURLs ?? []) {
     if (u === ALL || u === path) return true;
     if (u.endsWith('*') && path.startsWith(u.replace(/\*+$/, ''))) return true;
@@ -42,7 +43,7 @@ export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
 }
 
 /** RuleAllows: the rule covers the request's verb and its resource (or non-resource path). */
-export function ruleAllows(a: Attributes, rule: PolicyRule): boolean {
+export function ruleAllows(a: Attributes, rule: DeepReadonly<PolicyRule>): boolean {
   if (a.resourceRequest) {
     const combined = a.subresource === '' ? a.resource : `${a.resource}/${a.subresource}`;
     return (

@@ -5,9 +5,10 @@
  * in the binding's namespace only, because role bindings are read for the request's namespace.
  */
 import { goQuote } from '../../api/go-format.js';
+import type { PolicyRule, RoleRef, Subject } from '../../api/types/rbac/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { UserInfo } from './attributes.js';
-import { type RbacIndex, SERVICE_ACCOUNT_USERNAME_PREFIX } from './rbac-index.js';
-import type { BindingObject, PolicyRule, RoleRef, Subject } from './rbac-types.js';
+import { type RbacBinding, type RbacIndex, SERVICE_ACCOUNT_USERNAME_PREFIX } from './rbac-index.js';
 
 /** Where a rule came from (the describers of rule.go). */
 export interface RuleSource {
@@ -17,12 +18,12 @@ export interface RuleSource {
 /** The visitor: a rule with its source, or a resolution error; return false to stop. */
 export type RuleVisitor = (
   source: RuleSource | undefined,
-  rule: PolicyRule | undefined,
+  rule: DeepReadonly<PolicyRule> | undefined,
   err: string | undefined,
 ) => boolean;
 
 /** appliesToUser (rule.go). */
-export function appliesToUser(user: UserInfo, subject: Subject, namespace: string): boolean {
+export function appliesToUser(user: UserInfo, subject: DeepReadonly<Subject>, namespace: string): boolean {
   switch (subject.kind) {
     case 'User':
       return user.name === subject.name;
@@ -40,12 +41,12 @@ export function appliesToUser(user: UserInfo, subject: Subject, namespace: strin
 }
 
 /** appliesTo: the index of the first subject naming the user, or -1. */
-export function appliesTo(user: UserInfo, subjects: readonly Subject[], namespace: string): number {
+export function appliesTo(user: UserInfo, subjects: readonly DeepReadonly<Subject>[], namespace: string): number {
   return subjects.findIndex((s) => appliesToUser(user, s, namespace));
 }
 
 /** describeSubject (rule.go). */
-function describeSubject(s: Subject, bindingNamespace: string): string {
+function describeSubject(s: DeepReadonly<Subject>, bindingNamespace: string): string {
   if (s.kind === 'ServiceAccount') {
     const ns = s.namespace !== undefined && s.namespace !== '' ? s.namespace : bindingNamespace;
     return `${s.kind} ${goQuote(`${s.name}/${ns}`)}`;
@@ -53,12 +54,13 @@ function describeSubject(s: Subject, bindingNamespace: string): string {
   return `${s.kind} ${goQuote(s.name)}`;
 }
 
-function describer(binding: BindingObject, subject: Subject, namespace: string): RuleSource {
+function describer(binding: RbacBinding, subject: DeepReadonly<Subject>, namespace: string): RuleSource {
+  const name = binding.metadata?.name ?? '';
   return {
     describe: () =>
       namespace === ''
-        ? `ClusterRoleBinding ${goQuote(binding.metadata.name)} of ${binding.roleRef.kind} ${goQuote(binding.roleRef.name)} to ${describeSubject(subject, '')}`
-        : `RoleBinding ${goQuote(`${binding.metadata.name}/${namespace}`)} of ${binding.roleRef.kind} ${goQuote(binding.roleRef.name)} to ${describeSubject(subject, namespace)}`,
+        ? `ClusterRoleBinding ${goQuote(name)} of ${binding.roleRef.kind} ${goQuote(binding.roleRef.name)} to ${describeSubject(subject, '')}`
+        : `RoleBinding ${goQuote(`${name}/${namespace}`)} of ${binding.roleRef.kind} ${goQuote(binding.roleRef.name)} to ${describeSubject(subject, namespace)}`,
   };
 }
 
@@ -68,10 +70,10 @@ function describer(binding: BindingObject, subject: Subject, namespace: string):
  */
 export function roleReferenceRules(
   index: RbacIndex,
-  roleRef: RoleRef,
+  roleRef: DeepReadonly<RoleRef>,
   bindingNamespace: string,
   lookup: RoleLookup = 'lister',
-): { rules: PolicyRule[] } | { error: string } {
+): { rules: readonly DeepReadonly<PolicyRule>[] } | { error: string } {
   // The informer listers name the singular resource; the registries (storage_rbac.go's
   // AuthorizerAdapters, which escalation checks use) the store's plural one.
   const plural = lookup === 'registry' ? 's' : '';
@@ -106,7 +108,7 @@ export function visitRulesFor(
   visitor: RuleVisitor,
   lookup: RoleLookup = 'lister',
 ): void {
-  const scopes: [string, BindingObject[]][] = [['', index.clusterRoleBindingsFor(user)]];
+  const scopes: [string, readonly RbacBinding[]][] = [['', index.clusterRoleBindingsFor(user)]];
   if (namespace !== '') scopes.push([namespace, index.roleBindingsFor(user, namespace)]);
   for (const [ns, bindings] of scopes) {
     for (const binding of bindings) {
@@ -118,7 +120,7 @@ export function visitRulesFor(
         if (!visitor(undefined, undefined, resolved.error)) return;
         continue;
       }
-      const source = describer(binding, subjects[i] as Subject, ns);
+      const source = describer(binding, subjects[i] as DeepReadonly<Subject>, ns);
       for (const rule of resolved.rules) if (!visitor(source, rule, undefined)) return;
     }
   }

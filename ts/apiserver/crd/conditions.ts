@@ -4,17 +4,21 @@
  * whether anything changed (IsCRDConditionEquivalent).
  */
 import type { CustomResourceDefinitionCondition } from '../../api/types/apiextensions/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Crd, Unchecked } from './types.js';
 
 export type ConditionType = 'NamesAccepted' | 'Established' | 'Terminating' | 'NonStructuralSchema';
 
-export function findCondition(crd: Crd, type: ConditionType): Unchecked<CustomResourceDefinitionCondition> | undefined {
+export function findCondition(
+  crd: DeepReadonly<Crd>,
+  type: ConditionType,
+): DeepReadonly<Unchecked<CustomResourceDefinitionCondition>> | undefined {
   return (crd.status?.conditions ?? []).find((c) => c.type === type);
 }
 
 /** IsCRDConditionTrue and friends. */
 export function isCondition(
-  crd: Crd,
+  crd: DeepReadonly<Crd>,
   type: ConditionType,
   status: Unchecked<CustomResourceDefinitionCondition>['status'],
 ): boolean {

@@ -7,6 +7,7 @@
  */
 
 import { rfc3339 } from '../../api/time.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage, StoredObject } from '../../storage/storage.js';
 import { decodeForRewrite, encodeForStorage } from '../decode/codec.js';
@@ -91,7 +92,7 @@ export class CrdControllers {
   }
 
   /** NamingConditionController.sync. */
-  private async syncNames(name: string, crd: Crd): Promise<void> {
+  private async syncNames(name: string, crd: DeepReadonly<Crd>): Promise<void> {
     if (namesEqual(crd.spec?.names ?? {}, crd.status?.acceptedNames ?? {})) return;
     let changed = false;
     // The group's CRDs as stored now, not as the watch last saw them: a name accepted a moment ago

@@ -4,6 +4,7 @@
  * pkg/registry/customresourcedefinition/strategy.go, v1.32).
  */
 import type { CustomResourceDefinitionStatus } from '../../api/types/apiextensions/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Crd, Unchecked } from './types.js';
 
 /** SetDefaults_CustomResourceDefinitionSpec: singular = lower-case kind, listKind = kind + "List", conversion None. */
@@ -20,7 +21,7 @@ export function defaultCrd(crd: Crd): void {
 }
 
 /** The storage version, the one version marked `storage: true` (first of several). */
-export function storageVersionOf(crd: Crd): string | undefined {
+export function storageVersionOf(crd: DeepReadonly<Crd>): string | undefined {
   return (crd.spec?.versions ?? []).find((v) => v?.storage === true)?.name;
 }
 

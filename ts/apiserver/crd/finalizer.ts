@@ -8,6 +8,7 @@
 import type { DeleteOptions } from '../../api/meta.js';
 import { isNotFound } from '../../api/status.js';
 import type { CustomResourceDefinitionCondition } from '../../api/types/apiextensions/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Storage } from '../../storage/storage.js';
 import { decodeStored } from '../decode/codec.js';
@@ -25,12 +26,16 @@ export interface DeleteInstancesResult {
 }
 
 /** The resource the instances are reached through: the storage version's, else any served one. */
-function instancesInfo(crd: Crd): ResourceInfo | undefined {
+function instancesInfo(crd: DeepReadonly<Crd>): ResourceInfo | undefined {
   const served = servedResourcesOf(crd);
   return served.find((r) => r.version === r.custom?.storageVersion) ?? served[0];
 }
 
-export async function deleteInstances(storage: Storage, crd: Crd, clock: Clock): Promise<DeleteInstancesResult> {
+export async function deleteInstances(
+  storage: Storage,
+  crd: DeepReadonly<Crd>,
+  clock: Clock,
+): Promise<DeleteInstancesResult> {
   const info = instancesInfo(crd);
   const plural = crd.status?.acceptedNames?.plural ?? '';
   const group = crd.spec?.group ?? '';

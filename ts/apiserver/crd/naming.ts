@@ -9,6 +9,7 @@ import type {
   CustomResourceDefinitionCondition,
   CustomResourceDefinitionNames,
 } from '../../api/types/apiextensions/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import { findCondition } from './conditions.js';
 import type { Crd, Unchecked } from './types.js';
 
@@ -111,21 +112,21 @@ export function calculateNames(crd: Crd, all: Iterable<Crd>): NamingResult {
 }
 
 /** CustomResourceDefinitionNames in Go's field order (plural and kind always written). */
-export function orderedNames(n: Unchecked<CustomResourceDefinitionNames>): CustomResourceDefinitionNames {
+export function orderedNames(n: DeepReadonly<Unchecked<CustomResourceDefinitionNames>>): CustomResourceDefinitionNames {
   return {
     plural: n.plural ?? '',
     ...(n.singular ? { singular: n.singular } : {}),
-    ...(n.shortNames && n.shortNames.length > 0 ? { shortNames: n.shortNames } : {}),
+    ...(n.shortNames && n.shortNames.length > 0 ? { shortNames: [...n.shortNames] } : {}),
     kind: n.kind ?? '',
     ...(n.listKind ? { listKind: n.listKind } : {}),
-    ...(n.categories && n.categories.length > 0 ? { categories: n.categories } : {}),
+    ...(n.categories && n.categories.length > 0 ? { categories: [...n.categories] } : {}),
   };
 }
 
 /** Whether spec.names and status.acceptedNames are the same (the sync's early exit). */
 export function namesEqual(
-  a: Unchecked<CustomResourceDefinitionNames>,
-  b: Unchecked<CustomResourceDefinitionNames>,
+  a: DeepReadonly<Unchecked<CustomResourceDefinitionNames>>,
+  b: DeepReadonly<Unchecked<CustomResourceDefinitionNames>>,
 ): boolean {
   return JSON.stringify(orderedNames(a)) === JSON.stringify(orderedNames(b));
 }

@@ -10,6 +10,7 @@
  *   registry.find('stable.example.com', 'v1', 'crontabs');
  */
 
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import { compareVersionPriority } from '../../api/version-priority.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import type { EventHandlerRegistration, SharedIndexInformer } from '../../client/informers/shared-informer.js';
@@ -45,7 +46,7 @@ export class CrdRegistry implements CustomResourceLookup {
     if (this.informer !== undefined) return;
     const informer = this.informers.informerFor<Crd>(RESOURCES.customresourcedefinitions);
     this.informer = informer;
-    const changed = (crd: { readonly metadata?: { readonly name?: string } }) => {
+    const changed = (crd: DeepReadonly<Crd>) => {
       this.served = undefined;
       this.onChange?.(crd.metadata?.name ?? '');
     };
@@ -76,13 +77,13 @@ export class CrdRegistry implements CustomResourceLookup {
   }
 
   /** The CRD of that name, as last seen; shared with every reader: read it, never change it. */
-  get(name: string): Crd | undefined {
-    return this.informer?.get(undefined, name) as Crd | undefined;
+  get(name: string): DeepReadonly<Crd> | undefined {
+    return this.informer?.get(undefined, name);
   }
 
   /** Every CRD, as last seen; shared, as get's. */
-  list(): Crd[] {
-    return (this.informer?.list() ?? []) as Crd[];
+  list(): DeepReadonly<Crd>[] {
+    return this.informer?.list() ?? [];
   }
 
   find(group: string, version: string, resource: string): ResourceInfo | undefined {

@@ -6,10 +6,12 @@
  */
 
 import type { CustomResourceColumnDefinition } from '../../api/types/apiextensions/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import { compareVersionPriority } from '../../api/version-priority.js';
 import type { ResourceInfo } from '../registry/resources.js';
 import { isCondition } from './conditions.js';
 import { storageVersionOf } from './defaults.js';
+import type { JSONSchemaProps } from './schema-api.js';
 import { CREATION_TIMESTAMP_DESCRIPTION } from './table.js';
 import type { Crd, CustomResourceServing, Unchecked } from './types.js';
 
@@ -23,7 +25,7 @@ const DEFAULT_COLUMNS: readonly Unchecked<CustomResourceColumnDefinition>[] = [
 ];
 
 /** The served resources of a CRD, preferred version first; none until it is Established. */
-export function servedResourcesOf(crd: Crd): ResourceInfo[] {
+export function servedResourcesOf(crd: DeepReadonly<Crd>): ResourceInfo[] {
   const spec = crd.spec ?? {};
   // The names served are the accepted ones (status.acceptedNames), as the handler reads them.
   const names = crd.status?.acceptedNames ?? {};
@@ -39,7 +41,9 @@ export function servedResourcesOf(crd: Crd): ResourceInfo[] {
     if (v?.served !== true || typeof v.name !== 'string') continue;
     const status = v.subresources?.status !== undefined && v.subresources.status !== null;
     const scale = v.subresources?.scale ?? undefined;
-    const schema = v.schema?.openAPIV3Schema;
+    // The schema library (./schema/) reads schemas and never writes them, but takes them mutable:
+    // the informer's read-only schema is handed over as it is, not copied per rebuild.
+    const schema = v.schema?.openAPIV3Schema as JSONSchemaProps | undefined;
     const columns =
       (v.additionalPrinterColumns ?? []).length > 0 ? (v.additionalPrinterColumns ?? []) : DEFAULT_COLUMNS;
     const deprecated =

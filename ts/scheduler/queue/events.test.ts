@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Node } from '../../api/types/core/v1.js';
 import {
   ActionType,
   assignedPodUpdateEvents,
@@ -42,9 +43,9 @@ describe('matchClusterEvents', () => {
 });
 
 describe('nodeUpdateEvents', () => {
-  const node = {
+  const node: Node = {
     metadata: { labels: { zone: 'a' } },
-    spec: { taints: [] as unknown[] },
+    spec: { taints: [] },
     status: {
       allocatable: { cpu: '4' },
       conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '1' }],

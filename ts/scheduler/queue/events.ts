@@ -2,6 +2,9 @@
 // ActionType and the named events of pkg/scheduler/framework/events.go and types.go, plus the two
 // extractors that turn a Node or assigned-Pod update into the events it stands for.
 
+import type { Node, Pod } from '../../api/types/core/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
+
 /** A bit set of what happened to a resource (framework.ActionType in pkg/scheduler/framework/types.go). */
 export const ActionType = {
   Add: 1 << 0,
@@ -97,18 +100,11 @@ export function matchClusterEvents(registered: ClusterEvent, incoming: ClusterEv
   );
 }
 
-/** A Node as JSON, the fields the extractors read. */
-export interface NodeLike {
-  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec?: { unschedulable?: boolean; taints?: readonly unknown[] };
-  status?: { allocatable?: Record<string, string>; conditions?: ReadonlyArray<{ type?: string; status?: string }> };
-}
-
 /**
  * framework.NodeSchedulingPropertiesChange: the events a Node update stands for (none when only
  * e.g. heartbeats changed). Example: a label edit → [EventNodeLabelChange].
  */
-export function nodeUpdateEvents(oldNode: NodeLike, newNode: NodeLike): ClusterEvent[] {
+export function nodeUpdateEvents(oldNode: DeepReadonly<Node>, newNode: DeepReadonly<Node>): ClusterEvent[] {
   const events: ClusterEvent[] = [];
   if ((oldNode.spec?.unschedulable ?? false) !== (newNode.spec?.unschedulable ?? false)) {
     events.push(EventNodeSpecUnschedulableChange);
@@ -119,21 +115,12 @@ export function nodeUpdateEvents(oldNode: NodeLike, newNode: NodeLike): ClusterE
   if (!deepEqual(oldNode.metadata?.labels ?? {}, newNode.metadata?.labels ?? {})) events.push(EventNodeLabelChange);
   if (!deepEqual(oldNode.spec?.taints ?? [], newNode.spec?.taints ?? [])) events.push(EventNodeTaintChange);
   // Conditions compare by type and status only: heartbeat timestamps change every few seconds.
-  const conditions = (n: NodeLike) => (n.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`);
+  const conditions = (n: DeepReadonly<Node>) => (n.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`);
   if (!deepEqual(conditions(oldNode), conditions(newNode))) events.push(EventNodeConditionChange);
   if (!deepEqual(oldNode.metadata?.annotations ?? {}, newNode.metadata?.annotations ?? {})) {
     events.push(EventNodeAnnotationChange);
   }
   return events;
-}
-
-/** A Pod as JSON, the fields the extractors read. */
-export interface PodLike {
-  metadata?: { labels?: Record<string, string> };
-  spec?: {
-    tolerations?: readonly unknown[];
-    containers?: ReadonlyArray<{ resources?: { requests?: Record<string, string> } }>;
-  };
 }
 
 /**
@@ -142,13 +129,13 @@ export interface PodLike {
  * only request decreases as PodRequestScaledDown; comparing quantities needs parsing, so here any
  * request change counts (a superset: at worst a pod is retried once too often).
  */
-export function assignedPodUpdateEvents(oldPod: PodLike, newPod: PodLike): ClusterEvent[] {
+export function assignedPodUpdateEvents(oldPod: DeepReadonly<Pod>, newPod: DeepReadonly<Pod>): ClusterEvent[] {
   const events: ClusterEvent[] = [];
   if (!deepEqual(oldPod.metadata?.labels ?? {}, newPod.metadata?.labels ?? {})) events.push(EventPodLabelChange);
   if ((oldPod.spec?.tolerations?.length ?? 0) !== (newPod.spec?.tolerations?.length ?? 0)) {
     events.push(EventPodTolerationChange);
   }
-  const requests = (p: PodLike) => (p.spec?.containers ?? []).map((c) => c.resources?.requests ?? {});
+  const requests = (p: DeepReadonly<Pod>) => (p.spec?.containers ?? []).map((c) => c.resources?.requests ?? {});
   if (!deepEqual(requests(oldPod), requests(newPod))) events.push(EventPodRequestScaledDown);
   return events.length > 0 ? events : [EventAssignedPodUpdate];
 }

@@ -8,6 +8,8 @@
 // so it goes to backoffQ. Timers on the injected Clock flush backoffQ into activeQ every second
 // and pods stuck in unschedulablePods for over 5 minutes every 30 seconds.
 
+import type { Pod } from '../../api/types/core/v1.js';
+import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Clock } from '../../sim/clock.js';
 import { type ClusterEvent, EventUnschedulableTimeout, isWildCard } from './events.js';
 import { KeyedHeap } from './heap.js';
@@ -76,20 +78,16 @@ export class SchedulingQueueError extends Error {
   }
 }
 
-interface KubePodShape {
-  metadata?: { name?: string; namespace?: string };
-  spec?: { priority?: number };
-}
-
-const kubeAccessors: PodAccessors<unknown> = {
+/** The default accessors: P is a Pod (a cached one, read-only) unless the caller gives its own. */
+const kubeAccessors: PodAccessors<DeepReadonly<Pod>> = {
   key(pod) {
-    const meta = (pod as KubePodShape).metadata;
+    const meta = pod.metadata;
     return `${meta?.namespace ?? ''}/${meta?.name ?? ''}`;
   },
-  priority: (pod) => (pod as KubePodShape).spec?.priority ?? 0,
+  priority: (pod) => pod.spec?.priority ?? 0,
   isUpdated(oldPod, newPod) {
-    const strip = (pod: unknown): string => {
-      const { status: _s, metadata, ...rest } = pod as { status?: unknown; metadata?: Record<string, unknown> };
+    const strip = (pod: DeepReadonly<Pod>): string => {
+      const { status: _s, metadata, ...rest } = pod;
       const { resourceVersion: _r, generation: _g, managedFields: _m, finalizers: _f, ...meta } = metadata ?? {};
       return stableJson({ ...rest, metadata: meta });
     };
