@@ -4,7 +4,9 @@
  * lists and watches go through the shared informers, which the controller manager opens with its
  * own credential (`rootClientBuilder.ClientOrDie("shared-informers")`, system:kube-controller-manager,
  * allowed `list, watch` on everything); every other call — gets, writes, deletes — is the
- * controller's own, with its ServiceAccount's token, and its bootstrap role decides it.
+ * controller's own, with its ServiceAccount's token, and its bootstrap role decides it. (In
+ * ts/cluster the shared informers themselves are the process's one factory, as system:apiserver;
+ * the controller manager's credential carries a controller's own collection reads.)
  *
  *   createClient(controllerTransport(inProcessTransport(api, managerToken), inProcessTransport(api, source.current)))
  */
