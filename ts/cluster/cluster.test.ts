@@ -32,6 +32,31 @@ function countingWatches(storage: Storage): { storage: Storage; watches: Map<str
   return { storage: counted, watches };
 }
 
+/** Node n1 with room, and pod default/web for the scheduler to bind to it. */
+async function createNodeAndPod(cluster: Cluster): Promise<void> {
+  await cluster.client.create(RESOURCES.nodes, undefined, {
+    metadata: { name: 'n1' },
+    status: {
+      allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+      capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+    },
+  });
+  await cluster.client.create(RESOURCES.pods, 'default', {
+    metadata: { name: 'web' },
+    spec: { containers: [{ name: 'c', image: 'nginx' }] },
+  });
+}
+
+/** default/web's spec.nodeName once the scheduler has bound it (undefined after 2 s). */
+async function boundNode(cluster: Cluster): Promise<string | undefined> {
+  let node: string | undefined;
+  for (let i = 0; i < 200 && node === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    node = (await cluster.client.get<Pod>(RESOURCES.pods, 'default', 'web')).spec?.nodeName;
+  }
+  return node;
+}
+
 async function start(options: Partial<ClusterOptions> = {}) {
   const kubewasm = await loadKubewasm();
   const clock = new VirtualClock(Date.parse('2025-01-01T00:00:00Z'));
@@ -66,23 +91,8 @@ describe('createCluster', () => {
 
   it('schedules a pod onto a node through its scheduler', async () => {
     const { cluster } = await start();
-    await cluster.client.create(RESOURCES.nodes, undefined, {
-      metadata: { name: 'n1' },
-      status: {
-        allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-        capacity: { cpu: '4', memory: '8Gi', pods: '110' },
-      },
-    });
-    await cluster.client.create(RESOURCES.pods, 'default', {
-      metadata: { name: 'web' },
-      spec: { containers: [{ name: 'c', image: 'nginx' }] },
-    });
-    let node: string | undefined;
-    for (let i = 0; i < 200 && node === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      node = (await cluster.client.get<Pod>(RESOURCES.pods, 'default', 'web')).spec?.nodeName;
-    }
-    expect(node).toBe('n1');
+    await createNodeAndPod(cluster);
+    expect(await boundNode(cluster)).toBe('n1');
   });
 
   it('runs only the controllers --controllers enables', async () => {
@@ -111,26 +121,11 @@ describe('createCluster', () => {
     // Every reader at work: the scheduler (a node, a pod to bind), admission (the pod create looks
     // up its namespace, ServiceAccount, LimitRanges, PriorityClasses and quotas), RBAC (the
     // scheduler's and the controllers' own requests) and the CRD registry (a path no built-in serves).
-    await cluster.client.create(RESOURCES.nodes, undefined, {
-      metadata: { name: 'n1' },
-      status: {
-        allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-        capacity: { cpu: '4', memory: '8Gi', pods: '110' },
-      },
-    });
-    await cluster.client.create(RESOURCES.pods, 'default', {
-      metadata: { name: 'web' },
-      spec: { containers: [{ name: 'c', image: 'nginx' }] },
-    });
+    await createNodeAndPod(cluster);
     await expect(
       cluster.client.list({ group: 'stable.example.com', version: 'v1', resource: 'crontabs' }),
     ).rejects.toMatchObject({ code: 404 });
-    let node: string | undefined;
-    for (let i = 0; i < 200 && node === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      node = (await cluster.client.get<Pod>(RESOURCES.pods, 'default', 'web')).spec?.nodeName;
-    }
-    expect(node).toBe('n1');
+    expect(await boundNode(cluster)).toBe('n1');
     const needed = [
       // kube-scheduler
       '/registry/pods/',
