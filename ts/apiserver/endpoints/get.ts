@@ -4,9 +4,10 @@
  * resourceVersionMatch, limit/continue, label and field selectors; registry/generic/read-options.ts),
  * the generic store's Get or List, the object, list or Table as the client asked. Watches are watch.ts.
  */
+import { decodeStored } from '../decode/codec.js';
 import type { ResourceRequest, RestContext } from '../registry/generic/context.js';
 import { getReadAt, listReadAt, parseSelectors } from '../registry/generic/read-options.js';
-import { storeGet, storeList } from '../registry/generic/store.js';
+import { decodeList, storeGet, storeList } from '../registry/generic/store.js';
 import { groupVersion } from '../registry/resources.js';
 import { objectResponse } from './object-response.js';
 import { jsonResponse } from './response.js';
@@ -14,7 +15,8 @@ import { toTable, wantsTable } from './table.js';
 
 /** GET of one object. */
 export async function getObject(ctx: RestContext, req: ResourceRequest): Promise<Response> {
-  return objectResponse(ctx, req, 200, await storeGet(ctx, req, getReadAt(req.query.get('resourceVersion'))));
+  const stored = await storeGet(ctx, req, getReadAt(req.query.get('resourceVersion')));
+  return objectResponse(ctx, req, 200, decodeStored(stored));
 }
 
 /** GET of a collection (not a watch). */
@@ -23,7 +25,9 @@ export async function listObjects(ctx: RestContext, req: ResourceRequest): Promi
   const read = listReadAt(req.query);
   const selectors = parseSelectors(info, req.query);
   const rvText = req.query.get('resourceVersion') ?? undefined;
-  const page = await storeList(ctx, req, read, selectors, rvText && rvText !== '0' ? rvText : undefined);
+  const stored = await storeList(ctx, req, read, rvText && rvText !== '0' ? rvText : undefined);
+  // Decoded in the turn that serializes it (registry/generic/store.ts storeList says why).
+  const page = decodeList(info, selectors, stored);
   const resourceVersion = String(page.revision);
   const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion };
   if (page.continue !== undefined) metadata.continue = page.continue;

@@ -18,7 +18,7 @@ import {
   validateBuiltinObjectMeta,
   validateBuiltinObjectMetaUpdate,
 } from '../../../api/validation/kind-rules.js';
-import type { ReadAt, StoredObject } from '../../../storage/storage.js';
+import type { ListResult, ReadAt, StoredObject } from '../../../storage/storage.js';
 import { requestAttributes } from '../../admission/chain.js';
 import { decodeStored, type Encoded, encodeStored, storedAnswer } from '../../decode/codec.js';
 import { metaOf } from '../../decode/type-meta.js';
@@ -36,14 +36,17 @@ function ruleOf(info: ResourceInfo) {
   return kindRule(info.group, info.kind) ?? { namespaced: info.namespaced, nameFn: () => [] };
 }
 
-/** store.go Get: the object, 404 when there is none. */
-export async function storeGet(ctx: RestContext, req: ResourceRequest, read: ReadAt): Promise<KubeObject> {
+/**
+ * store.go Get: the stored object, 404 when there is none. The caller decodes it (decodeStored) in
+ * the turn that serializes the answer, as a list's (storeList says why).
+ */
+export async function storeGet(ctx: RestContext, req: ResourceRequest, read: ReadAt): Promise<StoredObject> {
   const { info, name } = req;
   const stored = await storageCall('get', info, name, () =>
     ctx.storage.get(objectKey(info, req.namespace, name), read),
   );
   if (stored === undefined) throw newNotFound(groupResource(info), name);
-  return decodeStored(stored);
+  return stored;
 }
 
 /** A page of a collection as store.go List gives it. */
@@ -55,27 +58,28 @@ export interface StoreListPage {
 }
 
 /**
- * store.go List: the objects of the request's namespace (all of them for '') that `selectors`
- * pick, read as `read` says. `requestedResourceVersion` names the version in a too-old error.
+ * store.go List, in two steps: storeList reads the stored page of the request's namespace (all of
+ * them for '') as `read` says — `requestedResourceVersion` names the version in a too-old error —
+ * and decodeList decodes it and keeps what `selectors` pick. The caller decodes in the turn that
+ * serializes the answer: decoded objects that wait one microtask wait for every other request in
+ * flight, which in-process clients advance in lockstep, and the young-generation GC then copies
+ * every page in flight (bench api list-c100 in-process ran 25% slower with the decode in here).
  */
-export async function storeList(
+export function storeList(
   ctx: RestContext,
   req: ResourceRequest,
   read: ListRead,
-  selectors: Selectors,
   requestedResourceVersion: string | undefined,
-): Promise<StoreListPage> {
+): Promise<ListResult> {
   const { info } = req;
-  const page = await storageCall(
-    'list',
-    info,
-    '',
-    () => ctx.storage.list(collectionPrefix(info, req.namespace), read),
-    {
-      ...(requestedResourceVersion !== undefined ? { requestedResourceVersion } : {}),
-      paging: read.continue !== undefined,
-    },
-  );
+  return storageCall('list', info, '', () => ctx.storage.list(collectionPrefix(info, req.namespace), read), {
+    ...(requestedResourceVersion !== undefined ? { requestedResourceVersion } : {}),
+    paging: read.continue !== undefined,
+  });
+}
+
+/** The objects of a page storeList read that `selectors` pick (see storeList). */
+export function decodeList(info: ResourceInfo, selectors: Selectors, page: ListResult): StoreListPage {
   const out: StoreListPage = {
     items: page.items.map(decodeStored).filter((o) => selects(info, selectors, o)),
     revision: page.revision,
