@@ -18,31 +18,17 @@ export interface RangeRead {
   revision: bigint;
 }
 
-export function listPage(
+export async function listPage(
   prefix: string,
   options: ListOptions,
   readRevision: (at: ReadAt) => bigint | Promise<bigint>,
   range: (from: string, rangeEnd: Uint8Array, revision: bigint, limit: number) => RangeRead | Promise<RangeRead>,
-): ListResult | Promise<ListResult> {
+): Promise<ListResult> {
   const dir = asDirectory(prefix);
-  const start = options.continue ? decodeContinue(options.continue, dir) : undefined;
-  return whenReady(start?.revision ?? readRevision(options), (revision) =>
-    whenReady(range(start?.fromKey ?? dir, prefixEnd(encodeKey(dir)), revision, options.limit ?? 0), (page) =>
-      pageResult(dir, revision, page),
-    ),
-  );
-}
-
-/**
- * `f(value)`, right away when the value is already there (the wasm store answers synchronously).
- * Not awaiting it matters: every microtask a page waits is a turn of every other request in
- * flight, each holding its own page, and what survives those turns the young-generation GC copies.
- */
-function whenReady<T, U>(value: T | Promise<T>, f: (v: T) => U | Promise<U>): U | Promise<U> {
-  return value instanceof Promise ? value.then(f) : f(value);
-}
-
-function pageResult(dir: string, revision: bigint, page: RangeRead): ListResult {
+  const { fromKey, revision } = options.continue
+    ? decodeContinue(options.continue, dir)
+    : { fromKey: dir, revision: await readRevision(options) };
+  const page = await range(fromKey, prefixEnd(encodeKey(dir)), revision, options.limit ?? 0);
   const listRevision = revision > 0n ? revision : page.revision;
   const result: ListResult = { items: page.items, revision: listRevision };
   const last = page.items[page.items.length - 1];
