@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasKubectl, UpCluster } from '../testing/up.js';
+import { hasKubectl, UpCluster, until } from '../testing/up.js';
 
 const tokenDir = mkdtempSync(join(tmpdir(), 'kubewasm-authn-tokens-'));
 const tokenFile = join(tokenDir, 'tokens.csv');
@@ -17,14 +17,6 @@ writeFileSync(tokenFile, 'jane-token-0123456789,jane,jane-uid,"devs"\n');
 const cluster = new UpCluster(['--token-auth-file', tokenFile]);
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
 const jane = (...args: string[]) => cluster.kubectl('--token=jane-token-0123456789', ...args);
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 function userInfo(out: string): Record<string, unknown> {
   return (JSON.parse(out) as { status: { userInfo: Record<string, unknown> } }).status.userInfo;

@@ -5,7 +5,7 @@
  * the built-in PriorityClasses and an HPA read through both autoscaling versions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasKubectl, UpCluster } from '../testing/up.js';
+import { hasKubectl, UpCluster, until } from '../testing/up.js';
 
 const cluster = new UpCluster();
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
@@ -309,8 +309,10 @@ describe.skipIf(!hasKubectl)('kubectl with every served kind', () => {
     expect(header(w.stdout)).toEqual(wide);
   });
 
-  it('prints the rows kubectl shows', () => {
-    expect(kubectl('get', 'rs', 'rs1').stdout).toMatch(/^rs1\s+2\s+0\s+0\s+\d+s$/m);
+  it('prints the rows kubectl shows', async () => {
+    // The replicaset-controller makes rs1's two pods (Pending: no kubelet), and CURRENT counts them.
+    await until(() => kubectl('get', 'rs', 'rs1', '-o', 'jsonpath={.status.replicas}').stdout === '2');
+    expect(kubectl('get', 'rs', 'rs1').stdout).toMatch(/^rs1\s+2\s+2\s+0\s+\d+s$/m);
     expect(kubectl('get', 'ep', 'ep1').stdout).toMatch(/^ep1\s+10\.1\.0\.1:80\s+\d+s$/m);
     expect(kubectl('get', 'hpa', 'hpa1').stdout).toMatch(
       /^hpa1\s+StatefulSet\/sts1\s+cpu: <unknown>\/70%\s+1\s+5\s+0\s+\d+s$/m,

@@ -26,6 +26,15 @@ export interface KubectlResult {
   status: number | null;
 }
 
+/** Polls `check` (a synchronous kubectl call, say) every 200 ms until it holds; fails after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();

@@ -56,4 +56,19 @@ describe('controllerManagerOptions', () => {
     );
     for (const line of CONTROLLER_MANAGER_FLAG_USAGE.split('\n')) expect(line.length).toBeLessThanOrEqual(110);
   });
+
+  it('takes --cluster-cidr as kube-controller-manager validates it: one CIDR, or one of each family', () => {
+    expect(options('--cluster-cidr', '10.100.0.0/16')).toEqual({ controllers: ['*'], clusterCIDR: '10.100.0.0/16' });
+    expect(options('--cluster-cidr', '10.100.0.0/16, fd00::/48')).toEqual({
+      controllers: ['*'],
+      clusterCIDR: '10.100.0.0/16,fd00::/48',
+    });
+    expect(() => options('--cluster-cidr', '10.100.0.0')).toThrow('--cluster-cidr: invalid CIDR address: 10.100.0.0');
+    expect(() => options('--cluster-cidr', '10.1.0.0/16,10.2.0.0/16')).toThrow(
+      'len of ClusterCIDRs==2 and they are not configured as dual stack',
+    );
+    expect(() => options('--cluster-cidr', '10.1.0.0/16,fd00::/48,fd01::/48')).toThrow(
+      'length of clusterCIDRs is:3 more than max allowed of 2',
+    );
+  });
 });

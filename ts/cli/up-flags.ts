@@ -8,6 +8,7 @@
  */
 
 import { parseGoDuration } from '../api/go-duration.js';
+import { isIPv6String, isValidCIDR } from '../api/validation/kinds/ip.js';
 import { IpRange } from '../apiserver/allocators/ip-range.js';
 import { parsePortRange } from '../apiserver/allocators/port-range.js';
 import {
@@ -80,6 +81,7 @@ export function serviceRanges(flags: Flags): ServiceRanges {
 export const CONTROLLER_MANAGER_FLAG_SPEC = {
   controllers: 'string',
   'resource-quota-sync-period': 'string',
+  'cluster-cidr': 'string',
 } as const;
 
 /** `text` in lines of at most `width` characters, each after `indent`, broken at spaces. */
@@ -105,18 +107,44 @@ export const CONTROLLER_MANAGER_FLAG_USAGE = `  --controllers LIST              
                                     on by default, 'foo' enables, '-foo' disables; all controllers:
 ${wrap(descriptors.knownControllers().join(', '), USAGE_INDENT, 100)}
 ${wrap(`disabled by default: ${descriptors.controllersDisabledByDefault().join(', ')}`, USAGE_INDENT, 100)}
-  --resource-quota-sync-period D    full recalculation of quota usage (default 5m0s; 0 turns it off)`;
+  --resource-quota-sync-period D    full recalculation of quota usage (default 5m0s; 0 turns it off)
+  --cluster-cidr CIDR[,CIDR]        the pods' range, a /24 (IPv6: /64) of it per node (default 10.244.0.0/16)`;
 
 /** The controller manager's options from the flags, checked (throws with kube-controller-manager's reason). */
 export function controllerManagerOptions(
   flags: Flags,
-): Pick<ControllerManagerOptions, 'controllers' | 'resourceQuotaSyncPeriodMs'> {
+): Pick<ControllerManagerOptions, 'controllers' | 'resourceQuotaSyncPeriodMs' | 'clusterCIDR'> {
   const value = flags.values.controllers;
   // --controllers default: ["*"].
   const controllers = value === undefined ? ['*'] : parseControllers(splitControllersFlag(String(value)), descriptors);
   const quotaSync = flags.values['resource-quota-sync-period'];
-  if (quotaSync === undefined) return { controllers };
-  // Any duration, as kube-controller-manager takes it: 0 or less turns the periodic resync off
-  // (resource_quota_controller.go Run: "periodic quota controller resync disabled").
-  return { controllers, resourceQuotaSyncPeriodMs: parseGoDuration(String(quotaSync)) };
+  const clusterCIDR = flags.values['cluster-cidr'];
+  return {
+    controllers,
+    // Any duration, as kube-controller-manager takes it: 0 or less turns the periodic resync off
+    // (resource_quota_controller.go Run: "periodic quota controller resync disabled").
+    ...(quotaSync === undefined ? {} : { resourceQuotaSyncPeriodMs: parseGoDuration(String(quotaSync)) }),
+    ...(clusterCIDR === undefined ? {} : { clusterCIDR: checkClusterCIDR(String(clusterCIDR)) }),
+  };
+}
+
+/** core.go validateCIDRs: CIDRs that parse; two or more only dual-stack (one of each family), at most two. */
+function checkClusterCIDR(value: string): string {
+  const cidrs = value
+    .trim()
+    .split(',')
+    .map((c) => c.trim());
+  const bad = cidrs.find((c) => !isValidCIDR(c));
+  if (bad !== undefined) throw new Error(`--cluster-cidr: invalid CIDR address: ${bad}`);
+  const v6 = cidrs.map((c) => isIPv6String(c.slice(0, c.indexOf('/'))));
+  const dualStack = v6.includes(true) && v6.includes(false);
+  if (cidrs.length > 1 && !dualStack) {
+    throw new Error(
+      `--cluster-cidr: len of ClusterCIDRs==${cidrs.length} and they are not configured as dual stack (at least one from each IPFamily`,
+    );
+  }
+  if (cidrs.length > 2) {
+    throw new Error(`--cluster-cidr: length of clusterCIDRs is:${cidrs.length} more than max allowed of 2`);
+  }
+  return cidrs.join(',');
 }

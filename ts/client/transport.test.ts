@@ -5,10 +5,14 @@ import { RESOURCES } from './resources.js';
 import {
   BEARER_PROTOCOL_PREFIX,
   httpTransport,
+  kubernetesUserAgent,
+  type Transport,
+  type TransportCall,
   WATCH_SUBPROTOCOL,
   type WebSocketEventLike,
   type WebSocketLike,
   webSocketProtocols,
+  withUserAgent,
 } from './transport.js';
 
 type Listener = (event: WebSocketEventLike) => void;
@@ -131,5 +135,40 @@ describe('httpTransport with webSocket', () => {
   it('offers no subprotocol without a token', () => {
     expect(webSocketProtocols(undefined)).toEqual([]);
     expect(webSocketProtocols('a.b-c_d')).toEqual([`${BEARER_PROTOCOL_PREFIX}YS5iLWNfZA`, WATCH_SUBPROTOCOL]);
+  });
+});
+
+describe('withUserAgent', () => {
+  const version = { gitVersion: 'v1.32.0-kubewasm', gitCommit: '', platform: 'wasm/kubewasm' };
+
+  it("builds client-go's default user agent, with AddUserAgent's suffix", () => {
+    expect(kubernetesUserAgent('kube-scheduler', version)).toBe(
+      'kube-scheduler/v1.32.0 (wasm/kubewasm) kubernetes/unknown',
+    );
+    expect(
+      kubernetesUserAgent(
+        'kube-controller-manager',
+        { ...version, gitCommit: '59526cd4867447956156ae3a602fcbac10a2c335' },
+        'replicaset-controller',
+      ),
+    ).toBe('kube-controller-manager/v1.32.0 (wasm/kubewasm) kubernetes/59526cd/replicaset-controller');
+  });
+
+  it('sets the header on both paths, unless the request has one', async () => {
+    const seen: Array<string | null | undefined> = [];
+    const inner: Transport = async (request) => {
+      seen.push(request.headers.get('User-Agent'));
+      return new Response('{}');
+    };
+    inner.direct = async (call: TransportCall) => {
+      seen.push(call.headers['User-Agent'] ?? call.headers['user-agent']);
+      return new Response('{}');
+    };
+    const t = withUserAgent(inner, 'ua/1');
+    await t(new Request('https://x/api'));
+    await t(new Request('https://x/api', { headers: { 'User-Agent': 'mine' } }));
+    await t.direct?.({ method: 'GET', url: 'https://x/api', headers: {} });
+    await t.direct?.({ method: 'GET', url: 'https://x/api', headers: { 'user-agent': 'mine' } });
+    expect(seen).toEqual(['ua/1', 'mine', 'ua/1', 'mine']);
   });
 });

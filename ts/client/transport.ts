@@ -43,6 +43,40 @@ function withBearer(headers: Headers, token: string | undefined): Headers {
 }
 
 /**
+ * rest.Config's UserAgent: every request without a User-Agent of its own gets `userAgent` — what
+ * the apiserver names a write's field manager after (the part before the first `/`).
+ */
+export function withUserAgent(transport: Transport, userAgent: string): Transport {
+  const wrapped: Transport = (request) => {
+    if (!request.headers.has('User-Agent')) request.headers.set('User-Agent', userAgent);
+    return transport(request);
+  };
+  const direct = transport.direct;
+  if (direct !== undefined) {
+    wrapped.direct = (call) => {
+      const has = Object.keys(call.headers).some((k) => k.toLowerCase() === 'user-agent');
+      return direct(has ? call : { ...call, headers: { ...call.headers, 'User-Agent': userAgent } });
+    };
+  }
+  return wrapped;
+}
+
+/**
+ * rest.DefaultKubernetesUserAgent (client-go rest/config.go), with AddUserAgent's suffix:
+ * `<command>/<version up to its first "-"> (<platform>) kubernetes/<commit, 7 chars or "unknown">[/<name>]`.
+ */
+export function kubernetesUserAgent(
+  command: string,
+  version: { gitVersion: string; gitCommit: string; platform: string },
+  name?: string,
+): string {
+  const v = version.gitVersion.split('-')[0] ?? '';
+  const commit = version.gitCommit === '' ? 'unknown' : version.gitCommit.slice(0, 7);
+  const base = `${command}/${v} (${version.platform}) kubernetes/${commit}`;
+  return name === undefined ? base : `${base}/${name}`;
+}
+
+/**
  * A bearer token: fixed, or read before each request from a source that renews it (a service
  * account token requested through `serviceaccounts/<name>/token`, token-source.ts).
  */

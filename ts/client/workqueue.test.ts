@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../sim/clock.js';
-import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, WorkQueue } from './workqueue.js';
+import {
+  BucketRateLimiter,
+  defaultControllerRateLimiter,
+  ItemExponentialFailureRateLimiter,
+  MaxOfRateLimiter,
+  WorkQueue,
+} from './workqueue.js';
 
 describe('WorkQueue', () => {
   it('collapses adds of a queued key', async () => {
@@ -169,5 +175,17 @@ describe('MaxOfRateLimiter', () => {
     expect(limiter.numRequeues('one')).toBe(0);
     clock.advance(10_000);
     expect(limiter.when('one')).toBe(5);
+  });
+});
+
+describe('defaultControllerRateLimiter', () => {
+  it('backs an item off 5 ms doubling, and every item together past a burst of 100 at 10 qps', () => {
+    const limiter = defaultControllerRateLimiter<string>(new VirtualClock(0));
+    expect([limiter.when('a'), limiter.when('a'), limiter.when('a')]).toEqual([5, 10, 20]);
+    for (let i = 0; i < 97; i++) limiter.when(`item-${i}`);
+    // The bucket is empty now: the next new item waits a tenth of a second.
+    expect(limiter.when('b')).toBe(100);
+    limiter.forget('a');
+    expect(limiter.numRequeues('a')).toBe(0);
   });
 });

@@ -112,6 +112,22 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
   }
 }
 
+// default_rate_limiters.go DefaultTypedControllerRateLimiter's overall bucket: 10 qps, burst 100.
+export const DEFAULT_CONTROLLER_QPS = 10;
+export const DEFAULT_CONTROLLER_BURST = 100;
+
+/**
+ * DefaultControllerRateLimiter: the per-item exponential back-off (5 ms doubling to 1000 s) and
+ * an overall token bucket (10 qps, burst 100), the longer of the two — what most controllers of
+ * kube-controller-manager retry with.
+ */
+export function defaultControllerRateLimiter<T>(clock: Clock = realClock): RateLimiter<T> {
+  return new MaxOfRateLimiter<T>(
+    new ItemExponentialFailureRateLimiter<T>(),
+    new BucketRateLimiter<T>(DEFAULT_CONTROLLER_QPS, DEFAULT_CONTROLLER_BURST, clock),
+  );
+}
+
 export interface WorkQueueOptions<T> {
   clock?: Clock;
   /** addRateLimited's delays (default: ItemExponentialFailureRateLimiter(5 ms, 1000 s)). */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ReplicaSet } from '../api/types/apps/v1.js';
 import type { Pod } from '../api/types/core/v1.js';
 import { RESOURCES } from '../client/resources.js';
 import { VirtualClock } from '../sim/clock.js';
@@ -55,6 +56,28 @@ async function boundNode(cluster: Cluster): Promise<string | undefined> {
     node = (await cluster.client.get<Pod>(RESOURCES.pods, 'default', 'web')).spec?.nodeName;
   }
   return node;
+}
+
+/** A ReplicaSet of `replicas` nginx pods labelled app=<name>. */
+function replicaSet(name: string, replicas: number): ReplicaSet {
+  const labels = { app: name };
+  return {
+    metadata: { name },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
+  };
+}
+
+/** Polls `check` every 10 ms (real time) until it holds; fails after 5 s. */
+async function waitUntil(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('condition not met in 5 s');
 }
 
 async function start(options: Partial<ClusterOptions> = {}) {
@@ -150,6 +173,50 @@ describe('createCluster', () => {
     expect(needed.filter((prefix) => !watches.has(prefix))).toEqual([]);
     expect([...watches].filter(([, count]) => count !== 1)).toEqual([]);
     expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('gives a ReplicaSet its pods, made as the replicaset-controller, and the scheduler binds them', async () => {
+    const { cluster, lines } = await start();
+    await createNodeAndPod(cluster);
+    await cluster.client.create(RESOURCES.replicasets, 'default', replicaSet('rs', 3));
+    const pods = async () => (await cluster.client.list(RESOURCES.pods, { namespace: 'default' })).items;
+    await waitUntil(async () => (await pods()).filter((p) => p.spec?.nodeName === 'n1').length === 4);
+    const made = (await pods()).filter((p) => p.metadata?.name !== 'web');
+    expect(made.map((p) => p.metadata?.managedFields?.[0]?.manager)).toEqual(Array(3).fill('kube-controller-manager'));
+    const rs = await cluster.client.get(RESOURCES.replicasets, 'default', 'rs');
+    expect(rs.status).toMatchObject({ replicas: 3, fullyLabeledReplicas: 3, observedGeneration: 1 });
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+
+  it('ends a ReplicaSet a quota refuses as ReplicaFailure and FailedCreate, with what fits made', async () => {
+    const { cluster } = await start({ apiserver: { admission: {} } });
+    await cluster.client.create(RESOURCES.resourcequotas, 'default', {
+      metadata: { name: 'pods' },
+      spec: { hard: { pods: '2' } },
+    });
+    await waitUntil(async () => {
+      const quota = await cluster.client.get(RESOURCES.resourcequotas, 'default', 'pods');
+      return quota.status?.hard?.pods === '2';
+    });
+    await cluster.client.create(RESOURCES.replicasets, 'default', replicaSet('big', 5));
+    const failure = async () =>
+      (await cluster.client.get(RESOURCES.replicasets, 'default', 'big')).status?.conditions?.find(
+        (c) => c.type === 'ReplicaFailure',
+      );
+    await waitUntil(async () => (await failure()) !== undefined);
+    expect(await failure()).toMatchObject({
+      status: 'True',
+      reason: 'FailedCreate',
+      message: expect.stringMatching(
+        /^pods "big-[a-z0-9]{5}" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2$/,
+      ),
+    });
+    expect((await cluster.client.list(RESOURCES.pods, { namespace: 'default' })).items).toHaveLength(2);
+    await waitUntil(async () =>
+      (await cluster.client.list(RESOURCES.events, { namespace: 'default' })).items.some(
+        (e) => e.reason === 'FailedCreate' && e.type === 'Warning',
+      ),
+    );
   });
 
   it('stops every part, and a second cluster in the process is independent of the first', async () => {

@@ -18,11 +18,12 @@ import { IpRange } from '../apiserver/allocators/ip-range.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../apiserver/allocators/service-allocation.js';
 import type { UserInfo } from '../apiserver/authn/tokens.js';
 import type { ApiServerOptions } from '../apiserver/config.js';
+import { VERSION_INFO } from '../apiserver/endpoints/discovery.js';
 import { loopbackInformers } from '../apiserver/informers/loopback.js';
 import { type ApiServer, createApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
 import type { SharedInformerFactory } from '../client/informers/factory.js';
-import { inProcessTransport } from '../client/transport.js';
+import { inProcessTransport, kubernetesUserAgent, withUserAgent } from '../client/transport.js';
 import type { ControllerManagerOptions } from '../controllers/framework/context.js';
 import { Scheduler } from '../scheduler/loop/scheduler.js';
 import { type Clock, realClock } from '../sim/clock.js';
@@ -182,7 +183,9 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
     if (options.scheduler !== false) {
       const schedulerLog = logger.withName('kube-scheduler');
       const running = new Scheduler({
-        client: createClient(inProcessTransport(api, tokens.scheduler)),
+        client: createClient(
+          withUserAgent(inProcessTransport(api, tokens.scheduler), kubernetesUserAgent('kube-scheduler', VERSION_INFO)),
+        ),
         informers,
         kubewasm: options.kubewasm,
         clock,
@@ -197,7 +200,11 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
       api,
       token: tokens.controllerManager,
       informers,
-      options: { controllers: ['*'], ...options.controllerManager },
+      options: {
+        controllers: ['*'],
+        serviceCIDR: settings.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+        ...options.controllerManager,
+      },
       resources: servedResources(),
       clock,
       logger,

@@ -90,8 +90,14 @@ describe('the controller manager’s controllers', () => {
     for (const path of ['/api/v1/namespaces', '/api/v1/pods', '/api/v1/configmaps', '/api/v1/serviceaccounts']) {
       expect(watches.get(path)).toBe(1);
     }
+    // Nodes for node IPAM; namespaces and CRDs for the namespace deleter.
     expect([...watches.keys()].sort()).toEqual(
-      [...expected, '/api/v1/namespaces', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'].sort(),
+      [
+        ...expected,
+        '/api/v1/namespaces',
+        '/api/v1/nodes',
+        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      ].sort(),
     );
   });
 

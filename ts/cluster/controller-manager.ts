@@ -16,13 +16,14 @@
  */
 
 import type { KubeObject } from '../api/meta.js';
+import { VERSION_INFO } from '../apiserver/endpoints/discovery.js';
 import type { ApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
 import { controllerTransport } from '../client/controller-transport.js';
 import type { SharedInformerFactory } from '../client/informers/factory.js';
 import type { ResourceType } from '../client/resources.js';
 import { serviceAccountTokenSource, type TokenSource } from '../client/token-source.js';
-import { inProcessTransport } from '../client/transport.js';
+import { inProcessTransport, kubernetesUserAgent, withUserAgent } from '../client/transport.js';
 import { newControllerDescriptors } from '../controllers/controller-descriptors.js';
 import type { ControllerManagerOptions } from '../controllers/framework/context.js';
 import { ControllerManager } from '../controllers/framework/manager.js';
@@ -92,7 +93,11 @@ export async function startControllerManager(assembly: ControllerManagerAssembly
       onError: (err) => logger.error(err, 'renewing a controller credential', { serviceAccount }),
     });
     tokenSources.push(source);
-    return createClient(controllerTransport(managerTransport, inProcessTransport(api, source.current)));
+    // AddUserAgent(config, name): the controller's writes are managed by `kube-controller-manager`.
+    const userAgent = kubernetesUserAgent('kube-controller-manager', VERSION_INFO, serviceAccount);
+    return createClient(
+      withUserAgent(controllerTransport(managerTransport, inProcessTransport(api, source.current)), userAgent),
+    );
   };
   const manager = new ControllerManager(newControllerDescriptors(), {
     informerFactory: assembly.informers,

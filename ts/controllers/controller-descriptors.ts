@@ -16,12 +16,16 @@ import * as names from './framework/names.js';
 import {
   GARBAGE_COLLECTOR_CONTROLLER,
   NAMESPACE_CONTROLLER,
+  NODE_IPAM_CONTROLLER,
+  REPLICA_SET_CONTROLLER,
   RESOURCE_QUOTA_CONTROLLER,
   ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER,
   SERVICE_ACCOUNT_CONTROLLER,
 } from './framework/names.js';
 import { GarbageCollector } from './garbagecollector/garbage-collector.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
+import { NodeIpamController } from './nodeipam/node-ipam-controller.js';
+import { ReplicaSetController } from './replicaset/replica-set-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { RootCAPublisher } from './rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
@@ -53,7 +57,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   { name: names.JOB_CONTROLLER, aliases: ['job'] },
   // apps.go
   { name: names.DEPLOYMENT_CONTROLLER, aliases: ['deployment'] },
-  { name: names.REPLICA_SET_CONTROLLER, aliases: ['replicaset'] },
   // autoscaling.go
   { name: names.HORIZONTAL_POD_AUTOSCALER_CONTROLLER, aliases: ['horizontalpodautoscaling'] },
   // policy.go
@@ -72,7 +75,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   { name: names.BOOTSTRAP_SIGNER_CONTROLLER, aliases: ['bootstrapsigner'], disabledByDefault: true },
   { name: names.TOKEN_CLEANER_CONTROLLER, aliases: ['tokencleaner'], disabledByDefault: true },
   // core.go
-  { name: names.NODE_IPAM_CONTROLLER, aliases: ['nodeipam'] },
   { name: names.NODE_LIFECYCLE_CONTROLLER, aliases: ['nodelifecycle'] },
   // core.go: the cloud provider controllers.
   { name: names.SERVICE_LB_CONTROLLER, aliases: ['service'] },
@@ -132,6 +134,41 @@ export function newControllerDescriptors(): ControllerDescriptors {
           resources: ctx.resources,
           clock: ctx.clock,
           ...(ctx.options.concurrentGCSyncs === undefined ? {} : { workers: ctx.options.concurrentGCSyncs }),
+          onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: NODE_IPAM_CONTROLLER,
+      aliases: ['nodeipam'],
+      // core.go startNodeIpamController: only with --allocate-node-cidrs; the range allocator.
+      init: async (ctx) =>
+        ctx.options.allocateNodeCIDRs === false
+          ? undefined
+          : new NodeIpamController({
+              factory: ctx.informerFactory,
+              client: await ctx.clientBuilder.client('node-controller'),
+              ...(ctx.options.clusterCIDR === undefined
+                ? {}
+                : { clusterCIDRs: ctx.options.clusterCIDR.split(',').map((c) => c.trim()) }),
+              ...(ctx.options.serviceCIDR === undefined
+                ? {}
+                : { serviceCIDRs: ctx.options.serviceCIDR.split(',').map((c) => c.trim()) }),
+              clock: ctx.clock,
+              onError: reportTo(ctx),
+            }),
+    },
+    {
+      name: REPLICA_SET_CONTROLLER,
+      aliases: ['replicaset'],
+      // apps.go startReplicaSetController.
+      init: async (ctx) =>
+        new ReplicaSetController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('replicaset-controller'),
+          clock: ctx.clock,
+          ...(ctx.options.concurrentReplicaSetSyncs === undefined
+            ? {}
+            : { workers: ctx.options.concurrentReplicaSetSyncs }),
           onError: reportTo(ctx),
         }),
     },

@@ -69,13 +69,13 @@ export function podNodeNameIndexFunc(obj: DeepReadonly<KubeObject>): readonly st
 }
 
 /** What the Add…Indexer helpers need of an informer. */
-interface IndexedInformer {
-  addIndexers(indexers: Indexers): void;
-  getIndexer(): { getIndexers(): Indexers };
+interface IndexedInformer<T extends KubeObject> {
+  addIndexers(indexers: Indexers<T>): void;
+  getIndexer(): { getIndexers(): Indexers<T> };
 }
 
 /** AddPodControllerIndexer: the controller index, unless the informer has it already (another controller added it). */
-export function addPodControllerIndexer(informer: IndexedInformer): void {
+export function addPodControllerIndexer<T extends KubeObject>(informer: IndexedInformer<T>): void {
   if (POD_CONTROLLER_INDEX in informer.getIndexer().getIndexers()) return;
   informer.addIndexers({ [POD_CONTROLLER_INDEX]: podControllerIndexFunc });
 }
@@ -108,7 +108,7 @@ export function filterPodsByOwner(
 }
 
 /** AddPodNodeNameIndexer: the spec.nodeName index, unless the informer has it already. */
-export function addPodNodeNameIndexer(informer: IndexedInformer): void {
+export function addPodNodeNameIndexer<T extends KubeObject>(informer: IndexedInformer<T>): void {
   if (POD_NODE_NAME_INDEX in informer.getIndexer().getIndexers()) return;
   informer.addIndexers({ [POD_NODE_NAME_INDEX]: podNodeNameIndexFunc });
 }

@@ -32,6 +32,19 @@ export function isPodReady(pod: ReadonlyPod): boolean {
   return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
+/**
+ * podutil.IsPodAvailable (pkg/api/v1/pod/util.go): ready, and for at least `minReadySeconds`
+ * before `now` (ms) — strictly before, as Go's Time.Before — by the Ready condition's
+ * lastTransitionTime; with minReadySeconds 0, ready is enough.
+ */
+export function isPodAvailable(pod: ReadonlyPod, minReadySeconds: number, now: number): boolean {
+  if (!isPodReady(pod)) return false;
+  if (minReadySeconds === 0) return true;
+  const ready = (pod.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  const since = millis(ready?.lastTransitionTime);
+  return since !== 0 && since + minReadySeconds * 1000 < now;
+}
+
 // controller_utils.go podPhaseToOrdinal: Pending < Unknown < Running (others: 0).
 const PHASE_ORDINAL: Readonly<Record<string, number>> = { Pending: 0, Unknown: 1, Running: 2 };
 const phaseOrdinal = (pod: ReadonlyPod): number => PHASE_ORDINAL[pod.status?.phase ?? ''] ?? 0;

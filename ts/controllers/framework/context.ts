@@ -30,6 +30,14 @@ export interface ControllerManagerOptions {
   concurrentGCSyncs?: number;
   /** --concurrent-resource-quota-syncs (default 5). */
   concurrentResourceQuotaSyncs?: number;
+  /** --concurrent-replicaset-syncs (default 5). */
+  concurrentReplicaSetSyncs?: number;
+  /** --allocate-node-cidrs: node IPAM runs only with it (kubewasm's default: on, as kubeadm and kind set it). */
+  allocateNodeCIDRs?: boolean;
+  /** --cluster-cidr: the pods' CIDRs, comma-separated, one per family (default 10.244.0.0/16). */
+  clusterCIDR?: string;
+  /** --service-cluster-ip-range: kept out of the node CIDRs. */
+  serviceCIDR?: string;
   /** --resource-quota-sync-period in ms (default 5m0s). */
   resourceQuotaSyncPeriodMs?: number;
   /** The contents of --root-ca-file: the CA the root-ca-certificate-publisher puts in every namespace. */
