@@ -17,6 +17,7 @@ import {
   GARBAGE_COLLECTOR_CONTROLLER,
   NAMESPACE_CONTROLLER,
   NODE_IPAM_CONTROLLER,
+  POD_GARBAGE_COLLECTOR_CONTROLLER,
   REPLICA_SET_CONTROLLER,
   RESOURCE_QUOTA_CONTROLLER,
   ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER,
@@ -25,6 +26,7 @@ import {
 import { GarbageCollector } from './garbagecollector/garbage-collector.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { NodeIpamController } from './nodeipam/node-ipam-controller.js';
+import { PodGCController } from './podgc/gc-controller.js';
 import { ReplicaSetController } from './replicaset/replica-set-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { RootCAPublisher } from './rootcacertpublisher/publisher.js';
@@ -50,7 +52,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   { name: names.ENDPOINT_SLICE_MIRRORING_CONTROLLER, aliases: ['endpointslicemirroring'] },
   // core.go
   { name: names.REPLICATION_CONTROLLER_CONTROLLER, aliases: ['replicationcontroller'] },
-  { name: names.POD_GARBAGE_COLLECTOR_CONTROLLER, aliases: ['podgc'] },
   // apps.go
   { name: names.DAEMON_SET_CONTROLLER, aliases: ['daemonset'] },
   // batch.go
@@ -156,6 +157,21 @@ export function newControllerDescriptors(): ControllerDescriptors {
               clock: ctx.clock,
               onError: reportTo(ctx),
             }),
+    },
+    {
+      name: POD_GARBAGE_COLLECTOR_CONTROLLER,
+      aliases: ['podgc'],
+      // core.go startPodGCController.
+      init: async (ctx) =>
+        new PodGCController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('pod-garbage-collector'),
+          ...(ctx.options.terminatedPodGCThreshold === undefined
+            ? {}
+            : { terminatedPodThreshold: ctx.options.terminatedPodGCThreshold }),
+          clock: ctx.clock,
+          onError: reportTo(ctx),
+        }),
     },
     {
       name: REPLICA_SET_CONTROLLER,

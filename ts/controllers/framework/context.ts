@@ -32,6 +32,8 @@ export interface ControllerManagerOptions {
   concurrentResourceQuotaSyncs?: number;
   /** --concurrent-replicaset-syncs (default 5). */
   concurrentReplicaSetSyncs?: number;
+  /** --terminated-pod-gc-threshold (default 12500; 0 or less: terminated pods are kept). */
+  terminatedPodGCThreshold?: number;
   /** --allocate-node-cidrs: node IPAM runs only with it (kubewasm's default: on, as kubeadm and kind set it). */
   allocateNodeCIDRs?: boolean;
   /** --cluster-cidr: the pods' CIDRs, comma-separated, one per family (default 10.244.0.0/16). */
