@@ -70,7 +70,7 @@ async function start(controllers: string[], options: { refuse?: string[]; lines?
   void starting.then((manager) => {
     running = { manager, informers };
   });
-  return { client, watches, informers, clock: server.clock, starting };
+  return { api: counting, client, watches, informers, clock: server.clock, starting };
 }
 
 describe('the controller manager’s controllers', () => {
@@ -149,6 +149,44 @@ describe('the controller manager’s controllers', () => {
       controllers: ['serviceaccount-controller', 'root-ca-certificate-publisher-controller'],
       timeout: '30s',
     });
+  });
+});
+
+describe('leader election', () => {
+  it('leads through the kube-system/kube-controller-manager Lease; a second controller manager stands by', async () => {
+    const { api, client, clock, starting } = await start(['*']);
+    const first = await starting;
+    expect(first.controllers).toContain('replicaset-controller');
+    const lease = await client.get(RESOURCES.leases, 'kube-system', 'kube-controller-manager');
+    const holder = lease.spec?.holderIdentity ?? '';
+    expect(holder).toMatch(/^kubewasm_[0-9a-f-]{36}$/);
+    expect(lease.spec).toMatchObject({ leaseDurationSeconds: 15, leaseTransitions: 0 });
+
+    const lines: LogLine[] = [];
+    const informers = new SharedInformerFactory(client, { clock, transform: trimManagedFields });
+    const second = startControllerManager({
+      api,
+      token: TOKEN,
+      informers,
+      options: { controllers: ['*'] },
+      resources: servedResources(),
+      clock,
+      logger: recordingLogger(lines),
+      readinessTimeoutMs: 1000,
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    clock.advance(1000);
+    const standby = await second;
+    try {
+      expect(standby.controllers).toEqual([]);
+      expect(lines.map((l) => l.message)).toContain('Warning: another controller manager leads, standing by');
+      expect((await client.get(RESOURCES.leases, 'kube-system', 'kube-controller-manager')).spec?.holderIdentity).toBe(
+        holder,
+      );
+    } finally {
+      await standby.stop();
+      await informers.shutdown();
+    }
   });
 });
 

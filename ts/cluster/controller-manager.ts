@@ -20,7 +20,9 @@ import { VERSION_INFO } from '../apiserver/endpoints/discovery.js';
 import type { ApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
 import { controllerTransport } from '../client/controller-transport.js';
+import { EventRecorder } from '../client/event-recorder.js';
 import type { SharedInformerFactory } from '../client/informers/factory.js';
+import { LeaderElector } from '../client/leaderelection/leader-elector.js';
 import type { ResourceType } from '../client/resources.js';
 import { serviceAccountTokenSource, type TokenSource } from '../client/token-source.js';
 import { inProcessTransport, kubernetesUserAgent, withUserAgent } from '../client/transport.js';
@@ -73,6 +75,63 @@ export interface RunningControllerManager {
   stop(): Promise<void>;
 }
 
+// controllermanager.go: the Lease kube-controller-manager's instances elect a leader with.
+const LEASE_NAMESPACE = 'kube-system';
+const LEASE_NAME = 'kube-controller-manager';
+const LEASE_DESCRIPTION = `${LEASE_NAMESPACE}/${LEASE_NAME}`;
+
+/**
+ * The election of controllermanager.go's leaderElectAndRun: this process's identity
+ * (`<host>_<uuid>`; "kubewasm" stands for the hostname a browser lacks), the Lease's events from
+ * kube-controller-manager, `leading` resolved once it leads (false if it is stopped first). A lost
+ * lease stops the controllers — kube-controller-manager exits ("leaderelection lost"), and nothing
+ * here restarts it.
+ */
+function leaderElector(
+  assembly: ControllerManagerAssembly,
+  client: Client,
+  logger: Logger,
+  manager: ControllerManager,
+): { leading: Promise<boolean>; stop(): Promise<void> } {
+  const { clock } = assembly;
+  const recorder = new EventRecorder({ client, clock, component: 'kube-controller-manager' });
+  let led = false;
+  let stopping = false;
+  let resolveLeading: (leads: boolean) => void = () => {};
+  const leading = new Promise<boolean>((resolve) => {
+    resolveLeading = resolve;
+  });
+  const elector = new LeaderElector({
+    client,
+    namespace: LEASE_NAMESPACE,
+    name: LEASE_NAME,
+    identity: `kubewasm_${crypto.randomUUID()}`,
+    clock,
+    recorder,
+    onStartedLeading: () => {
+      led = true;
+      resolveLeading(true);
+    },
+    onStoppedLeading: () => {
+      resolveLeading(false);
+      if (led && !stopping) {
+        logger.error(new Error('leaderelection lost'), 'leaderelection lost', { lease: LEASE_DESCRIPTION });
+        void manager.stop();
+      }
+    },
+    onError: (err) => logger.error(err, 'leader election', { lease: LEASE_DESCRIPTION }),
+  });
+  void elector.run();
+  return {
+    leading,
+    async stop() {
+      stopping = true;
+      await elector.stop();
+      await recorder.flush();
+    },
+  };
+}
+
 /**
  * Builds and starts the enabled controllers, then waits (bounded) for the serviceaccount and
  * root-ca-certificate-publisher controllers' first pass over the namespaces that exist.
@@ -107,15 +166,22 @@ export async function startControllerManager(assembly: ControllerManagerAssembly
     options: assembly.options,
     resources: assembly.resources,
   });
-  const controllers = await manager.start();
   const timeoutMs = assembly.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS;
   let cancel = (): void => {};
   const timedOut = new Promise<boolean>((resolve) => {
     cancel = clock.setTimer(() => resolve(true), timeoutMs);
   });
-  const late = await Promise.race([manager.waitForRunning(NEEDED_AT_ONCE).then(() => false), timedOut]);
+  // --leader-elect (default true): the controllers start once this process holds the Lease.
+  const elector =
+    assembly.options.leaderElect === false ? undefined : leaderElector(assembly, managerClient, logger, manager);
+  const leading = elector === undefined ? Promise.resolve(true) : elector.leading;
+  const standingBy = !(await Promise.race([leading, timedOut.then(() => false)]));
+  const controllers = standingBy ? [] : await manager.start();
+  const late = standingBy || (await Promise.race([manager.waitForRunning(NEEDED_AT_ONCE).then(() => false), timedOut]));
   cancel();
-  if (late) {
+  if (standingBy) {
+    logger.info('Warning: another controller manager leads, standing by', { lease: LEASE_DESCRIPTION });
+  } else if (late) {
     logger.info('Warning: controllers not ready in time, going on', {
       controllers: NEEDED_AT_ONCE.filter((c) => controllers.includes(c)),
       timeout: `${timeoutMs / 1000}s`,
@@ -124,6 +190,7 @@ export async function startControllerManager(assembly: ControllerManagerAssembly
   return {
     controllers,
     async stop() {
+      await elector?.stop();
       await manager.stop();
       for (const source of tokenSources) source.stop();
     },

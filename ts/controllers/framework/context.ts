@@ -32,6 +32,8 @@ export interface ControllerManagerOptions {
   concurrentResourceQuotaSyncs?: number;
   /** --concurrent-replicaset-syncs (default 5). */
   concurrentReplicaSetSyncs?: number;
+  /** --leader-elect (default true): run only while holding the kube-system/kube-controller-manager Lease. */
+  leaderElect?: boolean;
   /** --terminated-pod-gc-threshold (default 12500; 0 or less: terminated pods are kept). */
   terminatedPodGCThreshold?: number;
   /** --allocate-node-cidrs: node IPAM runs only with it (kubewasm's default: on, as kubeadm and kind set it). */
