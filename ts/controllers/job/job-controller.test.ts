@@ -1,0 +1,1177 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/meta.js';
+import type { Job, JobCondition, PodFailurePolicy } from '../../api/types/batch/v1.js';
+import type { ContainerStatus, Event, Pod, PodPhase } from '../../api/types/core/v1.js';
+import { SharedInformerFactory } from '../../client/informers/factory.js';
+import { RESOURCES } from '../../client/resources.js';
+import { type Harness, harness } from '../../client/testing/harness.js';
+import { controllerRuns, waitFor } from '../testing/controller-runs.js';
+import { JOB_COMPLETION_INDEX_ANNOTATION, JOB_INDEX_FAILURE_COUNT_ANNOTATION } from './indexed-job-utils.js';
+import { JobController, type JobControllerOptions } from './job-controller.js';
+import { JOB_TRACKING_FINALIZER } from './tracking-utils.js';
+
+const NS = 'default';
+const JOB = 'foobar';
+const KEY = `${NS}/${JOB}`;
+// A finish time long before the test server's clock (2025-01-01): no back-off left from it.
+const FINISHED_AT = '2024-01-01T00:00:00Z';
+
+type Obj = Record<string, unknown>;
+type Cond = Pick<JobCondition, 'type' | 'status'> & Partial<Pick<JobCondition, 'reason' | 'message'>>;
+
+/** A controller on its own factory, caches synced, with no workers: tests call syncJob themselves. */
+const stopping: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stopping.splice(0)) await stop();
+});
+async function syncOnly(h: Harness, options: Partial<JobControllerOptions> = {}): Promise<JobController> {
+  const factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
+  const jc = new JobController({ factory, client: h.client, clock: h.server.clock, ...options });
+  factory.start();
+  await jc.run(0);
+  stopping.push(async () => {
+    await jc.stop();
+    await factory.shutdown();
+  });
+  return jc;
+}
+
+interface JobSetup {
+  parallelism: number;
+  /** Negative: none (a work queue). */
+  completions: number;
+  backoffLimit?: number;
+  completionMode?: 'Indexed' | 'NonIndexed';
+  suspend?: boolean;
+  podReplacementPolicy?: 'Failed' | 'TerminatingOrFailed';
+  podFailurePolicy?: PodFailurePolicy;
+  activeDeadlineSeconds?: number;
+  backoffLimitPerIndex?: number;
+  maxFailedIndexes?: number;
+  template?: Obj;
+  managedBy?: string;
+}
+
+async function createJob(h: Harness, s: JobSetup, name = JOB): Promise<Job> {
+  return h.client.create(RESOURCES.jobs, NS, {
+    metadata: { name },
+    spec: {
+      parallelism: s.parallelism,
+      ...(s.completions >= 0 ? { completions: s.completions } : {}),
+      ...(s.backoffLimit === undefined ? {} : { backoffLimit: s.backoffLimit }),
+      completionMode: s.completionMode ?? 'NonIndexed',
+      suspend: s.suspend ?? false,
+      ...(s.podReplacementPolicy === undefined ? {} : { podReplacementPolicy: s.podReplacementPolicy }),
+      ...(s.podFailurePolicy === undefined ? {} : { podFailurePolicy: s.podFailurePolicy }),
+      ...(s.activeDeadlineSeconds === undefined ? {} : { activeDeadlineSeconds: s.activeDeadlineSeconds }),
+      ...(s.backoffLimitPerIndex === undefined ? {} : { backoffLimitPerIndex: s.backoffLimitPerIndex }),
+      ...(s.maxFailedIndexes === undefined ? {} : { maxFailedIndexes: s.maxFailedIndexes }),
+      ...(s.managedBy === undefined ? {} : { managedBy: s.managedBy }),
+      template: s.template ?? {
+        metadata: { labels: { foo: 'bar' } },
+        spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'foo/bar' }] },
+      },
+    },
+  } as Job);
+}
+
+const terminatedStatus = (exitCode = 0): ContainerStatus => ({
+  name: 'c',
+  image: 'foo/bar',
+  imageID: '',
+  ready: false,
+  restartCount: 0,
+  state: { terminated: { exitCode, finishedAt: FINISHED_AT } },
+});
+
+interface PodSetup {
+  phase: PodPhase;
+  index?: string;
+  ready?: boolean;
+  terminating?: boolean;
+  exitCode?: number;
+  conditions?: Array<{ type: string; status: 'True' | 'False' }>;
+  annotations?: Record<string, string>;
+  finalizer?: boolean;
+}
+
+let podSeq = 0;
+/** A pod of `job` (its template's labels, its controller reference, the tracking finalizer), in `phase`. */
+async function createPod(h: Harness, job: Job, p: PodSetup): Promise<Pod> {
+  const annotations = {
+    ...(p.annotations ?? {}),
+    ...(p.index === undefined ? {} : { [JOB_COMPLETION_INDEX_ANNOTATION]: p.index }),
+  };
+  const pod = await h.client.create(RESOURCES.pods, NS, {
+    metadata: {
+      name: `pod-${podSeq++}`,
+      labels: { ...(job.spec?.template.metadata?.labels ?? {}) },
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+      ...(p.finalizer === false ? {} : { finalizers: [JOB_TRACKING_FINALIZER] }),
+      ownerReferences: [
+        {
+          apiVersion: 'batch/v1',
+          kind: 'Job',
+          name: job.metadata?.name ?? '',
+          uid: job.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'foo/bar' }] },
+  } as Pod);
+  const terminal = p.phase === 'Succeeded' || p.phase === 'Failed';
+  const status: Pod['status'] = {
+    phase: p.phase,
+    ...(terminal ? { containerStatuses: [terminatedStatus(p.exitCode ?? (p.phase === 'Failed' ? 1 : 0))] } : {}),
+    conditions: [...(p.ready ? [{ type: 'Ready', status: 'True' as const }] : []), ...(p.conditions ?? [])],
+  };
+  let written = await h.client.updateStatus(RESOURCES.pods, NS, { ...pod, status });
+  if (p.terminating) {
+    await h.client.delete(RESOURCES.pods, NS, pod.metadata?.name ?? '');
+    written = await h.client.get(RESOURCES.pods, NS, pod.metadata?.name ?? '');
+  }
+  return written;
+}
+
+const getJob = (h: Harness, name = JOB): Promise<Job> => h.client.get(RESOURCES.jobs, NS, name);
+const listPods = async (h: Harness): Promise<Pod[]> => (await h.client.list(RESOURCES.pods, { namespace: NS })).items;
+const events = async (h: Harness, jc?: JobController): Promise<Event[]> => {
+  await jc?.recorder.flush();
+  return (await h.client.list(RESOURCES.events, { namespace: NS })).items as Event[];
+};
+const reasons = async (h: Harness, jc?: JobController): Promise<string[]> =>
+  (await events(h, jc)).map((e) => e.reason ?? '');
+const conds = (job: Job): Cond[] =>
+  (job.status?.conditions ?? []).map((c) => ({
+    type: c.type,
+    status: c.status,
+    ...(c.reason === undefined ? {} : { reason: c.reason }),
+    ...(c.message === undefined ? {} : { message: c.message }),
+  }));
+const isDeletingPod = (p: Pod) => p.metadata?.deletionTimestamp !== undefined && p.metadata?.deletionTimestamp !== null;
+
+interface SyncCase extends JobSetup {
+  name: string;
+  pendingPods?: number;
+  activePods?: number;
+  readyPods?: number;
+  succeededPods?: number;
+  failedPods?: number;
+  terminatingPods?: number;
+  podsWithIndexes?: Array<[string, PodPhase]>;
+  wasSuspended?: boolean;
+  fakeExpectationAtCreation?: number;
+  initialStatus?: { active?: number; succeeded?: number; failed?: number; conditions?: JobCondition[] };
+  expectedCreations?: number;
+  expectedDeletions?: number;
+  expectedActive: number;
+  expectedReady?: number;
+  expectedSucceeded?: number;
+  expectedFailed?: number;
+  expectedTerminating?: number;
+  expectedCompletedIdxs?: string;
+  expectedConditions?: Cond[];
+  expectedCreatedIndexes?: number[];
+}
+
+// TestControllerSyncJob's cases, with 1.32's feature defaults: the terminal conditions come
+// after SuccessCriteriaMet / FailureTarget, and status.terminating is always counted.
+const SUCCESS: Cond[] = [
+  {
+    type: 'SuccessCriteriaMet',
+    status: 'True',
+    reason: 'CompletionsReached',
+    message: 'Reached expected number of succeeded pods',
+  },
+  {
+    type: 'Complete',
+    status: 'True',
+    reason: 'CompletionsReached',
+    message: 'Reached expected number of succeeded pods',
+  },
+];
+const BACKOFF_FAILED: Cond[] = [
+  {
+    type: 'FailureTarget',
+    status: 'True',
+    reason: 'BackoffLimitExceeded',
+    message: 'Job has reached the specified backoff limit',
+  },
+  {
+    type: 'Failed',
+    status: 'True',
+    reason: 'BackoffLimitExceeded',
+    message: 'Job has reached the specified backoff limit',
+  },
+];
+const SYNC_CASES: SyncCase[] = [
+  {
+    name: 'job start',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    expectedCreations: 2,
+    expectedActive: 2,
+    expectedReady: 0,
+  },
+  {
+    name: 'WQ job start',
+    parallelism: 2,
+    completions: -1,
+    backoffLimit: 6,
+    expectedCreations: 2,
+    expectedActive: 2,
+    expectedReady: 0,
+  },
+  {
+    name: 'pending pods',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    pendingPods: 2,
+    expectedActive: 2,
+    expectedReady: 0,
+  },
+  {
+    name: 'correct # of pods',
+    parallelism: 3,
+    completions: 5,
+    backoffLimit: 6,
+    activePods: 3,
+    readyPods: 2,
+    expectedActive: 3,
+    expectedReady: 2,
+  },
+  {
+    name: 'too few active pods',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    activePods: 1,
+    succeededPods: 1,
+    expectedCreations: 1,
+    expectedActive: 2,
+    expectedSucceeded: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'WQ job: recreate pods when failed',
+    parallelism: 1,
+    completions: -1,
+    backoffLimit: 6,
+    activePods: 1,
+    failedPods: 1,
+    podReplacementPolicy: 'Failed',
+    terminatingPods: 1,
+    expectedTerminating: 1,
+    expectedReady: 0,
+    expectedFailed: 1,
+    expectedActive: 1,
+  },
+  {
+    name: 'WQ job: recreate pods when terminating or failed',
+    parallelism: 1,
+    completions: -1,
+    backoffLimit: 6,
+    activePods: 1,
+    failedPods: 1,
+    podReplacementPolicy: 'TerminatingOrFailed',
+    terminatingPods: 1,
+    expectedTerminating: 1,
+    expectedReady: 0,
+    expectedActive: 1,
+    expectedFailed: 2,
+  },
+  {
+    name: 'more terminating pods than parallelism',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 6,
+    activePods: 2,
+    terminatingPods: 4,
+    podReplacementPolicy: 'Failed',
+    expectedTerminating: 5,
+    expectedReady: 0,
+    expectedActive: 1,
+    expectedDeletions: 1,
+  },
+  {
+    name: 'too few active pods with a dynamic job',
+    parallelism: 2,
+    completions: -1,
+    backoffLimit: 6,
+    activePods: 1,
+    expectedCreations: 1,
+    expectedActive: 2,
+    expectedReady: 0,
+  },
+  {
+    name: 'too many active pods',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    activePods: 3,
+    expectedDeletions: 1,
+    expectedActive: 2,
+    expectedReady: 0,
+    expectedTerminating: 1,
+  },
+  {
+    name: 'count ready pods when too many active pods',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    activePods: 3,
+    readyPods: 3,
+    expectedDeletions: 1,
+    expectedActive: 2,
+    expectedReady: 2,
+  },
+  {
+    name: 'failed + succeed pods: reset backoff delay',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    activePods: 1,
+    succeededPods: 1,
+    failedPods: 1,
+    expectedCreations: 1,
+    expectedActive: 2,
+    expectedSucceeded: 1,
+    expectedFailed: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'new failed pod',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    activePods: 1,
+    failedPods: 1,
+    expectedCreations: 1,
+    expectedActive: 2,
+    expectedFailed: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'no new pod; possible finalizer update of failed pod',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 6,
+    initialStatus: { active: 1, failed: 1 },
+    activePods: 1,
+    expectedCreations: 0,
+    expectedActive: 1,
+    expectedFailed: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'job finish',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    succeededPods: 5,
+    expectedSucceeded: 5,
+    expectedConditions: SUCCESS,
+    expectedActive: 0,
+    expectedReady: 0,
+  },
+  {
+    name: 'WQ job finishing',
+    parallelism: 2,
+    completions: -1,
+    backoffLimit: 6,
+    activePods: 1,
+    succeededPods: 1,
+    expectedActive: 1,
+    expectedSucceeded: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'WQ job all finished',
+    parallelism: 2,
+    completions: -1,
+    backoffLimit: 6,
+    succeededPods: 2,
+    expectedSucceeded: 2,
+    expectedConditions: SUCCESS,
+    expectedActive: 0,
+  },
+  {
+    name: 'WQ job all finished despite one failure',
+    parallelism: 2,
+    completions: -1,
+    backoffLimit: 6,
+    succeededPods: 1,
+    failedPods: 1,
+    expectedSucceeded: 1,
+    expectedFailed: 1,
+    expectedConditions: SUCCESS,
+    expectedActive: 0,
+  },
+  {
+    name: 'more active pods than parallelism',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    activePods: 10,
+    expectedDeletions: 8,
+    expectedActive: 2,
+    expectedReady: 0,
+  },
+  {
+    name: 'more active pods than remaining completions',
+    parallelism: 3,
+    completions: 4,
+    backoffLimit: 6,
+    activePods: 3,
+    succeededPods: 2,
+    expectedDeletions: 1,
+    expectedActive: 2,
+    expectedSucceeded: 2,
+    expectedReady: 0,
+  },
+  {
+    name: 'status change',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    activePods: 2,
+    succeededPods: 2,
+    expectedActive: 2,
+    expectedSucceeded: 2,
+    expectedReady: 0,
+  },
+  {
+    name: 'too many job failures',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 0,
+    failedPods: 1,
+    expectedFailed: 1,
+    expectedConditions: BACKOFF_FAILED,
+    expectedActive: 0,
+    expectedReady: 0,
+  },
+  {
+    name: 'job failures, unsatisfied expectations',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 0,
+    failedPods: 1,
+    fakeExpectationAtCreation: 1,
+    expectedFailed: 1,
+    expectedActive: 0,
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job start',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    expectedCreations: 2,
+    expectedActive: 2,
+    expectedCreatedIndexes: [0, 1],
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job completed',
+    parallelism: 2,
+    completions: 3,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    podsWithIndexes: [
+      ['0', 'Succeeded'],
+      ['1', 'Failed'],
+      ['1', 'Succeeded'],
+      ['2', 'Succeeded'],
+    ],
+    expectedSucceeded: 3,
+    expectedFailed: 1,
+    expectedCompletedIdxs: '0-2',
+    expectedConditions: SUCCESS,
+    expectedActive: 0,
+    expectedReady: 0,
+  },
+  {
+    name: 'count terminating pods when indexed job fails and PodReplacementPolicy enabled',
+    parallelism: 2,
+    completions: 3,
+    backoffLimit: 0,
+    completionMode: 'Indexed',
+    podsWithIndexes: [
+      ['0', 'Succeeded'],
+      ['1', 'Failed'],
+      ['2', 'Running'],
+    ],
+    expectedSucceeded: 1,
+    expectedFailed: 2,
+    expectedCompletedIdxs: '0',
+    // The running pod is deleted: Failed waits until it is gone.
+    expectedConditions: BACKOFF_FAILED.slice(0, 1),
+    expectedActive: 0,
+    expectedTerminating: 1,
+    expectedDeletions: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job repeated completed index',
+    parallelism: 2,
+    completions: 3,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    podsWithIndexes: [
+      ['0', 'Succeeded'],
+      ['1', 'Succeeded'],
+      ['1', 'Succeeded'],
+    ],
+    expectedCreations: 1,
+    expectedActive: 1,
+    expectedSucceeded: 2,
+    expectedCompletedIdxs: '0,1',
+    expectedCreatedIndexes: [2],
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job some running and completed pods',
+    parallelism: 8,
+    completions: 20,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    podsWithIndexes: [
+      ['0', 'Running'],
+      ['2', 'Succeeded'],
+      ['3', 'Pending'],
+      ['4', 'Succeeded'],
+      ['5', 'Succeeded'],
+      ['7', 'Succeeded'],
+      ['8', 'Succeeded'],
+      ['9', 'Succeeded'],
+    ],
+    expectedCreations: 6,
+    expectedActive: 8,
+    expectedSucceeded: 6,
+    expectedCompletedIdxs: '2,4,5,7-9',
+    expectedCreatedIndexes: [1, 6, 10, 11, 12, 13],
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job some failed pods',
+    parallelism: 3,
+    completions: 4,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    podsWithIndexes: [
+      ['0', 'Failed'],
+      ['1', 'Pending'],
+      ['2', 'Failed'],
+    ],
+    expectedCreations: 2,
+    expectedActive: 3,
+    expectedFailed: 2,
+    expectedCreatedIndexes: [0, 2],
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job with indexes outside of range',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    podsWithIndexes: [
+      ['0', 'Succeeded'],
+      ['5', 'Running'],
+      ['6', 'Succeeded'],
+      ['7', 'Pending'],
+      ['8', 'Failed'],
+    ],
+    expectedCreations: 0,
+    expectedSucceeded: 1,
+    expectedDeletions: 2,
+    expectedCompletedIdxs: '0',
+    expectedActive: 0,
+    expectedFailed: 0,
+    expectedReady: 0,
+  },
+  {
+    name: 'suspending a job with satisfied expectations',
+    suspend: true,
+    parallelism: 2,
+    activePods: 2,
+    completions: 4,
+    backoffLimit: 6,
+    expectedCreations: 0,
+    expectedDeletions: 2,
+    expectedActive: 0,
+    expectedConditions: [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' }],
+    expectedReady: 0,
+    expectedTerminating: 2,
+  },
+  {
+    name: 'suspending a job with unsatisfied expectations',
+    suspend: true,
+    parallelism: 2,
+    activePods: 3,
+    fakeExpectationAtCreation: -1,
+    completions: 4,
+    backoffLimit: 6,
+    expectedCreations: 0,
+    expectedDeletions: 0,
+    expectedActive: 3,
+    expectedReady: 0,
+    expectedTerminating: 0,
+  },
+  {
+    name: 'resuming a suspended job',
+    wasSuspended: true,
+    parallelism: 2,
+    completions: 4,
+    backoffLimit: 6,
+    expectedCreations: 2,
+    expectedDeletions: 0,
+    expectedActive: 2,
+    expectedConditions: [{ type: 'Suspended', status: 'False', reason: 'JobResumed', message: 'Job resumed' }],
+    expectedReady: 0,
+  },
+  {
+    name: 'FailureTarget=False condition added manually is ignored',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 6,
+    activePods: 1,
+    readyPods: 1,
+    initialStatus: {
+      active: 1,
+      conditions: [{ type: 'FailureTarget', status: 'False', reason: 'ConditionAddedManually', message: 'Testing' }],
+    },
+    expectedActive: 1,
+    expectedReady: 1,
+    expectedConditions: [
+      { type: 'FailureTarget', status: 'False', reason: 'ConditionAddedManually', message: 'Testing' },
+    ],
+  },
+  {
+    name: 'SuccessCriteriaMet=False condition added manually is ignored',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 6,
+    activePods: 1,
+    readyPods: 1,
+    initialStatus: {
+      active: 1,
+      conditions: [
+        { type: 'SuccessCriteriaMet', status: 'False', reason: 'ConditionAddedManually', message: 'Testing' },
+      ],
+    },
+    expectedActive: 1,
+    expectedReady: 1,
+    expectedConditions: [
+      { type: 'SuccessCriteriaMet', status: 'False', reason: 'ConditionAddedManually', message: 'Testing' },
+    ],
+  },
+];
+
+/** Sets up a case's job and pods, syncs once, and answers what the sync left. */
+async function runSyncCase(tc: SyncCase) {
+  const h = await harness('in-process');
+  let job = await createJob(h, { ...tc, suspend: tc.suspend ?? tc.wasSuspended ?? false });
+  const pods: PodSetup[] = [
+    ...Array.from({ length: tc.pendingPods ?? 0 }, () => ({ phase: 'Pending' as const })),
+    ...Array.from({ length: tc.activePods ?? 0 }, (_, i) => ({
+      phase: 'Running' as const,
+      ready: i < (tc.readyPods ?? 0),
+    })),
+    ...Array.from({ length: tc.succeededPods ?? 0 }, () => ({ phase: 'Succeeded' as const })),
+    ...Array.from({ length: tc.failedPods ?? 0 }, () => ({ phase: 'Failed' as const })),
+    ...Array.from({ length: tc.terminatingPods ?? 0 }, () => ({ phase: 'Running' as const, terminating: true })),
+    ...(tc.podsWithIndexes ?? []).map(([index, phase]) => ({ phase, index })),
+  ];
+  for (const p of pods) await createPod(h, job, p);
+  const now = new Date(h.server.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+  if (tc.initialStatus !== undefined) {
+    job = await h.client.updateStatus(RESOURCES.jobs, NS, {
+      ...job,
+      status: {
+        startTime: now,
+        ...(tc.initialStatus.active ? { active: tc.initialStatus.active } : {}),
+        ...(tc.initialStatus.succeeded ? { succeeded: tc.initialStatus.succeeded } : {}),
+        ...(tc.initialStatus.failed ? { failed: tc.initialStatus.failed } : {}),
+        conditions: tc.initialStatus.conditions ?? [],
+      },
+    });
+  }
+  if (tc.wasSuspended) {
+    // Suspended before: the condition is there; now resumed.
+    job = await h.client.updateStatus(RESOURCES.jobs, NS, {
+      ...job,
+      status: {
+        conditions: [
+          {
+            type: 'Suspended',
+            status: 'True',
+            reason: 'JobSuspended',
+            message: 'Job suspended',
+            lastTransitionTime: now,
+          },
+        ],
+      },
+    });
+    job = await h.client.update(RESOURCES.jobs, NS, {
+      ...job,
+      spec: { ...(job.spec as Job['spec'] & object), suspend: false },
+    });
+  }
+  const before = await listPods(h);
+  const deletingBefore = new Set(before.filter(isDeletingPod).map((p) => p.metadata?.name));
+  const jc = await syncOnly(h);
+  if ((tc.fakeExpectationAtCreation ?? 0) < 0)
+    jc.expectations.expectDeletions(KEY, -(tc.fakeExpectationAtCreation ?? 0));
+  else if ((tc.fakeExpectationAtCreation ?? 0) > 0)
+    jc.expectations.expectCreations(KEY, tc.fakeExpectationAtCreation ?? 0);
+  await jc.syncJob(KEY);
+  const after = await listPods(h);
+  const beforeNames = new Set(before.map((p) => p.metadata?.name));
+  const created = after.filter((p) => !beforeNames.has(p.metadata?.name));
+  const afterByName = new Map(after.map((p) => [p.metadata?.name, p]));
+  const deleted = before.filter((p) => {
+    if (deletingBefore.has(p.metadata?.name)) return false;
+    const now = afterByName.get(p.metadata?.name);
+    return now === undefined || isDeletingPod(now);
+  });
+  return { h, jc, job: await getJob(h), created, deleted };
+}
+
+describe('JobController.syncJob (TestControllerSyncJob)', () => {
+  for (const tc of SYNC_CASES) {
+    it(tc.name, async () => {
+      const { job, created, deleted } = await runSyncCase(tc);
+      expect(created.length).toBe(tc.expectedCreations ?? 0);
+      expect(deleted.length).toBe(tc.expectedDeletions ?? 0);
+      const s = job.status ?? {};
+      expect(s.active ?? 0).toBe(tc.expectedActive);
+      if (tc.expectedReady !== undefined) expect(s.ready).toBe(tc.expectedReady);
+      expect(s.succeeded ?? 0).toBe(tc.expectedSucceeded ?? 0);
+      expect(s.failed ?? 0).toBe(tc.expectedFailed ?? 0);
+      // Deleted pods are terminating now (PodReplacementPolicy on).
+      expect(s.terminating).toBe(tc.expectedTerminating ?? (tc.terminatingPods ?? 0) + (tc.expectedDeletions ?? 0));
+      expect(s.completedIndexes ?? '').toBe(tc.expectedCompletedIdxs ?? '');
+      expect(conds(job)).toEqual(tc.expectedConditions ?? []);
+      expect(s.uncountedTerminatedPods).toEqual({});
+      if (tc.expectedCreatedIndexes !== undefined) {
+        const indexes = created
+          .map((p) => Number(p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION]))
+          .sort((a, b) => a - b);
+        expect(indexes).toEqual(tc.expectedCreatedIndexes);
+        for (const p of created) {
+          const ix = p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION];
+          // The index as annotation and label, the hostname <job>-<index>, generateName <job>-<index>-.
+          expect(p.metadata?.labels?.[JOB_COMPLETION_INDEX_ANNOTATION]).toBe(ix);
+          expect(p.spec?.hostname).toBe(`${JOB}-${ix}`);
+          expect(p.spec?.subdomain).toBeUndefined();
+          expect(p.metadata?.generateName).toBe(`${JOB}-${ix}-`);
+          expect(p.spec?.containers[0]?.env?.[0]).toMatchObject({
+            name: 'JOB_COMPLETION_INDEX',
+            valueFrom: { fieldRef: { fieldPath: `metadata.labels['${JOB_COMPLETION_INDEX_ANNOTATION}']` } },
+          });
+        }
+      }
+      for (const p of created) {
+        expect(p.metadata?.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
+        expect(p.metadata?.ownerReferences?.[0]).toMatchObject({
+          kind: 'Job',
+          name: JOB,
+          controller: true,
+          blockOwnerDeletion: true,
+        });
+      }
+      if (tc.suspend) expect(s.startTime).toBeUndefined();
+      else expect(s.startTime).toBeDefined();
+    });
+  }
+
+  it('the pods of a finished job lose their finalizers; a Completed Event', async () => {
+    const { h, jc, job } = await runSyncCase(SYNC_CASES.find((c) => c.name === 'job finish') as SyncCase);
+    expect(job.status?.completionTime).toBe(job.status?.conditions?.[1]?.lastTransitionTime);
+    expect((await listPods(h)).every((p) => !(p.metadata?.finalizers ?? []).includes(JOB_TRACKING_FINALIZER))).toBe(
+      true,
+    );
+    await waitFor(async () => (await reasons(h, jc)).includes('Completed'));
+  });
+});
+
+describe('JobController running', () => {
+  const runs = controllerRuns();
+  const start = (h: Harness) =>
+    runs.start(h, (factory) => new JobController({ factory, client: h.client, clock: h.server.clock }));
+  const podsOf = async (h: Harness) => (await listPods(h)).filter((p) => !isDeletingPod(p));
+  const setPhase = async (h: Harness, pod: Pod, phase: PodPhase, extra: Partial<NonNullable<Pod['status']>> = {}) => {
+    const fresh = await h.client.get(RESOURCES.pods, NS, pod.metadata?.name ?? '');
+    const terminal = phase === 'Succeeded' || phase === 'Failed';
+    await h.client.updateStatus(RESOURCES.pods, NS, {
+      ...fresh,
+      status: {
+        phase,
+        ...(terminal ? { containerStatuses: [terminatedStatus(phase === 'Failed' ? 1 : 0)] } : {}),
+        ...extra,
+      },
+    });
+  };
+  /** The pod events are batched for 1 s on the virtual clock. */
+  const tick = (h: Harness, ms = 1000) => h.server.clock.advance(ms);
+
+  it('runs a job to completion: pods created, counted, finalizers removed, Complete', async () => {
+    const h = await harness('in-process');
+    await createJob(h, { parallelism: 2, completions: 3 });
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 2);
+    for (const p of await podsOf(h)) await setPhase(h, p, 'Succeeded');
+    await waitFor(async () => {
+      tick(h);
+      return (await getJob(h)).status?.succeeded === 2;
+    });
+    await waitFor(async () => (await listPods(h)).filter((p) => p.status?.phase !== 'Succeeded').length === 1);
+    const last = (await listPods(h)).find((p) => p.status?.phase !== 'Succeeded') as Pod;
+    await setPhase(h, last, 'Succeeded');
+    await waitFor(async () => {
+      tick(h);
+      return conds(await getJob(h)).some((c) => c.type === 'Complete');
+    });
+    const job = await getJob(h);
+    expect(conds(job)).toEqual(SUCCESS);
+    expect(job.status).toMatchObject({ succeeded: 3, ready: 0, terminating: 0, uncountedTerminatedPods: {} });
+    expect(job.status?.active).toBeUndefined();
+    expect(job.status?.completionTime).toBeDefined();
+    await waitFor(async () => (await listPods(h)).every((p) => (p.metadata?.finalizers ?? []).length === 0));
+    await waitFor(
+      async () =>
+        (await reasons(h)).filter((r) => r === 'SuccessfulCreate').length === 3 &&
+        (await reasons(h)).includes('Completed'),
+    );
+  });
+
+  it('backs off 10 s, then 20 s, before replacing failed pods (TestJobBackoff)', async () => {
+    const h = await harness('in-process');
+    await createJob(h, { parallelism: 1, completions: 1, backoffLimit: 6 });
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 1);
+    const fail = async () => {
+      const [pod] = (await listPods(h)).filter((p) => p.status?.phase !== 'Failed');
+      // Finished now, on the clock.
+      const at = new Date(h.server.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+      await setPhase(h, pod as Pod, 'Failed', {
+        containerStatuses: [{ ...terminatedStatus(1), state: { terminated: { exitCode: 1, finishedAt: at } } }],
+      });
+    };
+    const active = async () =>
+      (await listPods(h)).filter((p) => p.status?.phase !== 'Failed' && !isDeletingPod(p)).length;
+    await fail();
+    await waitFor(async () => {
+      tick(h);
+      return (await getJob(h)).status?.failed === 1;
+    });
+    // 1 s batched; the back-off leaves 9 s.
+    tick(h, 7000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await active()).toBe(0);
+    await waitFor(async () => {
+      tick(h, 500);
+      return (await active()) === 1;
+    });
+    await fail();
+    await waitFor(async () => {
+      tick(h);
+      return (await getJob(h)).status?.failed === 2;
+    });
+    tick(h, 15_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await active()).toBe(0);
+    await waitFor(async () => {
+      tick(h, 1000);
+      return (await active()) === 1;
+    });
+  });
+
+  it('fails the job past activeDeadlineSeconds (TestSyncJobPastDeadline): pods deleted, DeadlineExceeded', async () => {
+    const h = await harness('in-process');
+    await createJob(h, { parallelism: 1, completions: 1, activeDeadlineSeconds: 10 });
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 1);
+    expect((await getJob(h)).status?.startTime).toBeDefined();
+    tick(h, 10_000);
+    await waitFor(async () => conds(await getJob(h)).some((c) => c.type === 'FailureTarget'));
+    // The pod is deleted (its finalizer removed as it is counted); Failed once it is gone.
+    await waitFor(async () => {
+      tick(h);
+      return conds(await getJob(h)).some((c) => c.type === 'Failed');
+    });
+    const job = await getJob(h);
+    expect(conds(job)).toEqual([
+      {
+        type: 'FailureTarget',
+        status: 'True',
+        reason: 'DeadlineExceeded',
+        message: 'Job was active longer than specified deadline',
+      },
+      {
+        type: 'Failed',
+        status: 'True',
+        reason: 'DeadlineExceeded',
+        message: 'Job was active longer than specified deadline',
+      },
+    ]);
+    expect(job.status?.completionTime).toBeUndefined();
+    await waitFor(async () => (await reasons(h)).includes('DeadlineExceeded'));
+  });
+
+  it('a suspended job creates nothing; resumed, it starts (startTime reset) with a Resumed Event', async () => {
+    const h = await harness('in-process');
+    await createJob(h, { parallelism: 2, completions: 2, suspend: true, activeDeadlineSeconds: 100 });
+    await start(h);
+    await waitFor(async () => conds(await getJob(h)).some((c) => c.type === 'Suspended'));
+    expect(await podsOf(h)).toHaveLength(0);
+    expect((await getJob(h)).status?.startTime).toBeUndefined();
+    const job = await getJob(h);
+    tick(h, 5000);
+    await h.client.update(RESOURCES.jobs, NS, {
+      ...job,
+      spec: { ...(job.spec as Job['spec'] & object), suspend: false },
+    });
+    await waitFor(async () => (await podsOf(h)).length === 2);
+    await waitFor(async () => conds(await getJob(h)).some((c) => c.type === 'Suspended' && c.status === 'False'));
+    const resumed = await getJob(h);
+    expect(Date.parse(resumed.status?.startTime ?? '')).toBe(h.server.clock.now() - (h.server.clock.now() % 1000));
+    await waitFor(async () => (await reasons(h)).includes('Resumed') && (await reasons(h)).includes('Suspended'));
+    // Suspended again: its pods are deleted.
+    await h.client.update(RESOURCES.jobs, NS, {
+      ...resumed,
+      spec: { ...(resumed.spec as Job['spec'] & object), suspend: true },
+    });
+    await waitFor(async () => (await podsOf(h)).length === 0);
+  });
+
+  it('a FailJob pod failure policy rule fails the job (PodFailurePolicy)', async () => {
+    const h = await harness('in-process');
+    await createJob(h, {
+      parallelism: 2,
+      completions: 2,
+      backoffLimit: 6,
+      podFailurePolicy: { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [42] } }] },
+    });
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 2);
+    const [first] = await podsOf(h);
+    const fresh = await h.client.get(RESOURCES.pods, NS, first?.metadata?.name ?? '');
+    await h.client.updateStatus(RESOURCES.pods, NS, {
+      ...fresh,
+      status: { phase: 'Failed', containerStatuses: [terminatedStatus(42)] },
+    });
+    await waitFor(async () => {
+      tick(h);
+      return conds(await getJob(h)).some((c) => c.type === 'FailureTarget');
+    });
+    const msg = `Container c for pod ${NS}/${first?.metadata?.name} failed with exit code 42 matching FailJob rule at index 0`;
+    expect(conds(await getJob(h))[0]).toEqual({
+      type: 'FailureTarget',
+      status: 'True',
+      reason: 'PodFailurePolicy',
+      message: msg,
+    });
+    // The other pod is being deleted; once gone, Failed.
+    for (const p of await listPods(h))
+      await h.client.patch(RESOURCES.pods, NS, p.metadata?.name ?? '', 'merge', { metadata: { finalizers: null } });
+    await waitFor(async () => {
+      tick(h);
+      return conds(await getJob(h)).some((c) => c.type === 'Failed');
+    });
+    expect(conds(await getJob(h))[1]).toEqual({
+      type: 'Failed',
+      status: 'True',
+      reason: 'PodFailurePolicy',
+      message: msg,
+    });
+  });
+
+  it('an Ignore rule on DisruptionTarget does not count the failure', async () => {
+    const h = await harness('in-process');
+    await createJob(h, {
+      parallelism: 1,
+      completions: 1,
+      backoffLimit: 0,
+      podFailurePolicy: {
+        rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }],
+      },
+    });
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 1);
+    const [pod] = await podsOf(h);
+    await setPhase(h, pod as Pod, 'Failed', { conditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+    // Replaced (no back-off: not counted), the job not failed.
+    await waitFor(async () => {
+      tick(h);
+      return (await listPods(h)).filter((p) => p.status?.phase !== 'Failed').length === 1;
+    });
+    const job = await getJob(h);
+    expect(job.status?.failed ?? 0).toBe(0);
+    expect(conds(job)).toEqual([]);
+  });
+
+  it('an Indexed job with backoffLimitPerIndex fails an index and then the job (FailedIndexes)', async () => {
+    const h = await harness('in-process');
+    await createJob(h, { parallelism: 2, completions: 2, completionMode: 'Indexed', backoffLimitPerIndex: 0 });
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 2);
+    const pods = await podsOf(h);
+    const byIndex = (ix: string) =>
+      pods.find((p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION] === ix) as Pod;
+    expect(byIndex('0').metadata?.annotations?.[JOB_INDEX_FAILURE_COUNT_ANNOTATION]).toBe('0');
+    await setPhase(h, byIndex('0'), 'Failed');
+    await setPhase(h, byIndex('1'), 'Succeeded');
+    await waitFor(async () => {
+      tick(h);
+      return conds(await getJob(h)).some((c) => c.type === 'Failed');
+    });
+    const job = await getJob(h);
+    expect(job.status).toMatchObject({ failedIndexes: '0', completedIndexes: '1', succeeded: 1, failed: 1 });
+    expect(conds(job)).toEqual([
+      { type: 'FailureTarget', status: 'True', reason: 'FailedIndexes', message: 'Job has failed indexes' },
+      { type: 'Failed', status: 'True', reason: 'FailedIndexes', message: 'Job has failed indexes' },
+    ]);
+  });
+
+  it('a success policy completes an Indexed job early (SuccessPolicy), the other pods deleted', async () => {
+    const h = await harness('in-process');
+    await h.client.create(RESOURCES.jobs, NS, {
+      metadata: { name: JOB },
+      spec: {
+        parallelism: 3,
+        completions: 3,
+        completionMode: 'Indexed',
+        successPolicy: { rules: [{ succeededIndexes: '0' }] },
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'foo/bar' }] } },
+      },
+    } as Job);
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 3);
+    const zero = (await podsOf(h)).find(
+      (p) => p.metadata?.annotations?.[JOB_COMPLETION_INDEX_ANNOTATION] === '0',
+    ) as Pod;
+    await setPhase(h, zero, 'Succeeded');
+    await waitFor(async () => {
+      tick(h);
+      return conds(await getJob(h)).some((c) => c.type === 'SuccessCriteriaMet');
+    });
+    expect(conds(await getJob(h))[0]).toEqual({
+      type: 'SuccessCriteriaMet',
+      status: 'True',
+      reason: 'SuccessPolicy',
+      message: 'Matched rules at index 0',
+    });
+    for (const p of await listPods(h))
+      await h.client.patch(RESOURCES.pods, NS, p.metadata?.name ?? '', 'merge', { metadata: { finalizers: null } });
+    await waitFor(async () => {
+      tick(h);
+      return conds(await getJob(h)).some((c) => c.type === 'Complete');
+    });
+    expect((await getJob(h)).status?.completedIndexes).toBe('0');
+  });
+
+  it('leaves a job managed by another controller alone (TestSyncJobWhenManagedBy)', async () => {
+    const h = await harness('in-process');
+    await createJob(h, { parallelism: 1, completions: 1, managedBy: 'example.com/other' });
+    await createJob(h, { parallelism: 1, completions: 1, managedBy: 'kubernetes.io/job-controller' }, 'builtin');
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 1);
+    tick(h, 5000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await podsOf(h)).map((p) => p.metadata?.ownerReferences?.[0]?.name)).toEqual(['builtin']);
+    expect((await getJob(h)).status ?? {}).toEqual({});
+  });
+
+  it('a pod the apiserver refuses: a FailedCreate Event, retried with back-off, not in a hot loop', async () => {
+    const h = await harness('in-process');
+    // Job validation does not check the template's finalizers; pod validation refuses this one.
+    await createJob(h, {
+      parallelism: 3,
+      completions: 3,
+      template: {
+        metadata: { labels: { foo: 'bar' }, finalizers: ['nodomain'] },
+        spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'foo/bar' }] },
+      },
+    });
+    await start(h);
+    await waitFor(async () => (await reasons(h)).includes('FailedCreate'));
+    await new Promise((r) => setTimeout(r, 100));
+    // Slow start: one create per sync; the next sync waits for the API back-off (1 s, 2 s, …).
+    // Each message names another generated pod: one Event per failure.
+    const failed = async () =>
+      (await events(h)).filter((e) => e.reason === 'FailedCreate').reduce((n, e) => n + (e.count ?? 1), 0);
+    expect(await failed()).toBe(1);
+    tick(h, 1000);
+    await waitFor(async () => (await failed()) === 2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await failed()).toBe(2);
+    tick(h, 1000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await failed()).toBe(2);
+    tick(h, 1000);
+    await waitFor(async () => (await failed()) === 3);
+    expect(await listPods(h)).toHaveLength(0);
+  });
+
+  it('does not adopt pods another controller owns; adopts matching orphans with the finalizer', async () => {
+    const h = await harness('in-process');
+    await h.client.create(RESOURCES.jobs, NS, {
+      metadata: { name: JOB },
+      spec: {
+        parallelism: 1,
+        completions: 1,
+        manualSelector: true,
+        selector: { matchLabels: { app: 'shared' } },
+        template: {
+          metadata: { labels: { app: 'shared' } },
+          spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] },
+        },
+      },
+    } as Job);
+    const other = await h.client.create(RESOURCES.configmaps, NS, { metadata: { name: 'other' } });
+    await h.client.create(RESOURCES.pods, NS, {
+      metadata: {
+        name: 'owned-by-other',
+        labels: { app: 'shared' },
+        ownerReferences: [
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'other', uid: other.metadata?.uid ?? '', controller: true },
+        ],
+      },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    } as Pod);
+    await h.client.create(RESOURCES.pods, NS, {
+      metadata: { name: 'orphan', labels: { app: 'shared' } },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    } as Pod);
+    await start(h);
+    await waitFor(async () => (await getJob(h)).status?.active === 1);
+    const owned = await h.client.get(RESOURCES.pods, NS, 'owned-by-other');
+    expect(owned.metadata?.ownerReferences?.map((r) => r.kind)).toEqual(['ConfigMap']);
+    expect(owned.metadata?.finalizers).toBeUndefined();
+    const orphan = await h.client.get(RESOURCES.pods, NS, 'orphan');
+    expect(orphan.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Job', name: JOB, controller: true });
+    expect(orphan.metadata?.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
+    // The orphan counts as the one active pod: nothing created.
+    expect(await listPods(h)).toHaveLength(2);
+  });
+
+  it('removes the tracking finalizer from an orphan pod (TestSyncOrphanPod)', async () => {
+    const h = await harness('in-process');
+    await h.client.create(RESOURCES.pods, NS, {
+      metadata: { name: 'orphan', finalizers: [JOB_TRACKING_FINALIZER] },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    } as Pod);
+    await start(h);
+    await waitFor(
+      async () => ((await h.client.get(RESOURCES.pods, NS, 'orphan')).metadata?.finalizers ?? []).length === 0,
+    );
+  });
+});
