@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../api/meta.js';
 import type { Job, JobCondition, PodFailurePolicy } from '../../api/types/batch/v1.js';
 import type { ContainerStatus, Event, Pod, PodPhase } from '../../api/types/core/v1.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
