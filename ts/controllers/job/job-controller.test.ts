@@ -161,6 +161,10 @@ interface SyncCase extends JobSetup {
   terminatingPods?: number;
   podsWithIndexes?: Array<[string, PodPhase]>;
   wasSuspended?: boolean;
+  /** The job has a deletionTimestamp (held by a finalizer of the test). */
+  deleting?: boolean;
+  /** A back-off record in the store: failures since the last success, the last one `agoMs` before now. */
+  backoffRecord?: { failures: number; agoMs: number };
   fakeExpectationAtCreation?: number;
   initialStatus?: { active?: number; succeeded?: number; failed?: number; conditions?: JobCondition[] };
   expectedCreations?: number;
@@ -671,6 +675,198 @@ const SYNC_CASES: SyncCase[] = [
       { type: 'SuccessCriteriaMet', status: 'False', reason: 'ConditionAddedManually', message: 'Testing' },
     ],
   },
+  {
+    name: 'WQ job: turn on PodReplacementPolicy but not set PodReplacementPolicy',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 6,
+    activePods: 1,
+    failedPods: 1,
+    terminatingPods: 1,
+    expectedTerminating: 1,
+    expectedReady: 0,
+    expectedActive: 1,
+    expectedFailed: 2,
+  },
+  {
+    name: 'more terminating pods than parallelism; PodFailurePolicy used',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 6,
+    activePods: 2,
+    terminatingPods: 4,
+    podFailurePolicy: { rules: [] },
+    // Go's case has JobPodReplacementPolicy off (terminating not written); on in 1.32.
+    expectedTerminating: 5,
+    expectedReady: 0,
+    expectedActive: 1,
+    expectedDeletions: 1,
+  },
+  {
+    name: 'too few active pods and active back-off',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 6,
+    backoffRecord: { failures: 1, agoMs: 0 },
+    initialStatus: {},
+    expectedCreations: 0,
+    expectedActive: 0,
+    expectedReady: 0,
+  },
+  {
+    name: 'too few active pods and no back-offs',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 6,
+    backoffRecord: { failures: 0, agoMs: 0 },
+    expectedCreations: 1,
+    expectedActive: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'deleting job',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    deleting: true,
+    pendingPods: 1,
+    activePods: 1,
+    succeededPods: 1,
+    expectedActive: 2,
+    expectedSucceeded: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'count ready pods when job fails',
+    parallelism: 2,
+    completions: 3,
+    backoffLimit: 0,
+    activePods: 2,
+    readyPods: 2,
+    failedPods: 1,
+    expectedFailed: 3,
+    // Go's case has the terminal condition undelayed: Failed at once; in 1.32 it waits for the deleted pods.
+    expectedConditions: BACKOFF_FAILED.slice(0, 1),
+    expectedReady: 0,
+    expectedDeletions: 2,
+    expectedActive: 0,
+  },
+  {
+    name: 'indexed job with some pods deleted, podReplacementPolicy Failed',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    expectedCreations: 1,
+    expectedActive: 1,
+    expectedCreatedIndexes: [0],
+    podReplacementPolicy: 'Failed',
+    terminatingPods: 1,
+    expectedTerminating: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job with some pods deleted, podReplacementPolicy TerminatingOrFailed',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    expectedCreations: 2,
+    expectedActive: 2,
+    expectedCreatedIndexes: [0, 1],
+    podReplacementPolicy: 'TerminatingOrFailed',
+    terminatingPods: 1,
+    expectedTerminating: 1,
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job some pods without index',
+    parallelism: 2,
+    completions: 5,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    activePods: 1,
+    succeededPods: 1,
+    failedPods: 1,
+    podsWithIndexes: [
+      ['invalid', 'Running'],
+      ['invalid', 'Succeeded'],
+      ['invalid', 'Failed'],
+      ['invalid', 'Pending'],
+      ['0', 'Succeeded'],
+      ['1', 'Running'],
+      ['2', 'Running'],
+    ],
+    expectedDeletions: 3,
+    expectedActive: 2,
+    expectedSucceeded: 1,
+    expectedFailed: 0,
+    expectedCompletedIdxs: '0',
+    expectedReady: 0,
+  },
+  {
+    name: 'indexed job repeated indexes',
+    parallelism: 5,
+    completions: 5,
+    backoffLimit: 6,
+    completionMode: 'Indexed',
+    succeededPods: 1,
+    failedPods: 1,
+    podsWithIndexes: [
+      ['invalid', 'Running'],
+      ['0', 'Succeeded'],
+      ['1', 'Running'],
+      ['2', 'Running'],
+      ['2', 'Pending'],
+    ],
+    expectedCreations: 0,
+    expectedDeletions: 2,
+    expectedActive: 2,
+    expectedSucceeded: 1,
+    expectedCompletedIdxs: '0',
+    expectedReady: 0,
+  },
+  {
+    name: 'count ready pods when suspending a job with satisfied expectations',
+    suspend: true,
+    parallelism: 2,
+    activePods: 2,
+    readyPods: 2,
+    completions: 4,
+    backoffLimit: 6,
+    expectedCreations: 0,
+    expectedDeletions: 2,
+    expectedActive: 0,
+    expectedConditions: [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' }],
+    expectedReady: 0,
+  },
+  {
+    name: 'count ready pods when suspending a job with unsatisfied expectations',
+    suspend: true,
+    parallelism: 2,
+    activePods: 3,
+    readyPods: 3,
+    fakeExpectationAtCreation: -1,
+    completions: 4,
+    backoffLimit: 6,
+    expectedCreations: 0,
+    expectedDeletions: 0,
+    expectedActive: 3,
+    expectedReady: 3,
+  },
+  {
+    name: 'suspending a deleted job',
+    suspend: true,
+    deleting: true,
+    parallelism: 2,
+    activePods: 2,
+    completions: 4,
+    backoffLimit: 6,
+    expectedCreations: 0,
+    expectedDeletions: 0,
+    expectedActive: 2,
+    expectedReady: 0,
+  },
 ];
 
 /** Sets up a case's job and pods, syncs once, and answers what the sync left. */
@@ -723,9 +919,23 @@ async function runSyncCase(tc: SyncCase) {
       spec: { ...(job.spec as Job['spec'] & object), suspend: false },
     });
   }
+  if (tc.deleting) {
+    job = await h.client.update(RESOURCES.jobs, NS, {
+      ...job,
+      metadata: { ...job.metadata, finalizers: ['example.com/hold'] },
+    });
+    await h.client.delete(RESOURCES.jobs, NS, JOB);
+  }
   const before = await listPods(h);
   const deletingBefore = new Set(before.filter(isDeletingPod).map((p) => p.metadata?.name));
   const jc = await syncOnly(h);
+  if (tc.backoffRecord !== undefined) {
+    jc.podBackoffStore.updateBackoffRecord({
+      key: KEY,
+      failuresAfterLastSuccess: tc.backoffRecord.failures,
+      lastFailureTime: h.server.clock.now() - tc.backoffRecord.agoMs,
+    });
+  }
   if ((tc.fakeExpectationAtCreation ?? 0) < 0)
     jc.expectations.expectDeletions(KEY, -(tc.fakeExpectationAtCreation ?? 0));
   else if ((tc.fakeExpectationAtCreation ?? 0) > 0)
