@@ -6,7 +6,17 @@ import { RESOURCES } from '../../client/resources.js';
 import { type Harness, harness } from '../../client/testing/harness.js';
 import { controllerRuns, waitFor } from '../testing/controller-runs.js';
 import { JOB_COMPLETION_INDEX_ANNOTATION, JOB_INDEX_FAILURE_COUNT_ANNOTATION } from './indexed-job-utils.js';
-import { JobController, type JobControllerOptions } from './job-controller.js';
+import {
+  ensureJobConditionStatus,
+  getFailJobMessage,
+  getPodCreationInfoForIndependentIndexes,
+  JobController,
+  type JobControllerOptions,
+  MAX_POD_CREATE_DELETE_PER_SYNC,
+  MAX_UNCOUNTED_PODS,
+  newCondition,
+  pastBackoffLimitOnFailure,
+} from './job-controller.js';
 import { JOB_TRACKING_FINALIZER } from './tracking-utils.js';
 
 const NS = 'default';
@@ -166,7 +176,13 @@ interface SyncCase extends JobSetup {
   /** A back-off record in the store: failures since the last success, the last one `agoMs` before now. */
   backoffRecord?: { failures: number; agoMs: number };
   fakeExpectationAtCreation?: number;
-  initialStatus?: { active?: number; succeeded?: number; failed?: number; conditions?: JobCondition[] };
+  initialStatus?: {
+    active?: number;
+    succeeded?: number;
+    failed?: number;
+    conditions?: JobCondition[];
+    startAgoS?: number;
+  };
   expectedCreations?: number;
   expectedDeletions?: number;
   expectedActive: number;
@@ -869,6 +885,149 @@ const SYNC_CASES: SyncCase[] = [
   },
 ];
 
+const DEADLINE = (type: string): Cond => ({
+  type,
+  status: 'True',
+  reason: 'DeadlineExceeded',
+  message: 'Job was active longer than specified deadline',
+});
+// TestSyncJobPastDeadline and TestSingleJobFailedCondition, with 1.32 defaults (FailureTarget first).
+const DEADLINE_CASES: SyncCase[] = [
+  {
+    name: 'activeDeadlineSeconds less than single pod execution',
+    parallelism: 1,
+    completions: 1,
+    activeDeadlineSeconds: 10,
+    initialStatus: { startAgoS: 15 },
+    backoffLimit: 6,
+    activePods: 1,
+    expectedDeletions: 1,
+    expectedFailed: 1,
+    expectedActive: 0,
+    expectedConditions: [DEADLINE('FailureTarget')],
+  },
+  {
+    name: 'activeDeadlineSeconds bigger than single pod execution',
+    parallelism: 1,
+    completions: 2,
+    activeDeadlineSeconds: 10,
+    initialStatus: { startAgoS: 15 },
+    backoffLimit: 6,
+    activePods: 1,
+    succeededPods: 1,
+    expectedDeletions: 1,
+    expectedSucceeded: 1,
+    expectedFailed: 1,
+    expectedActive: 0,
+    expectedConditions: [DEADLINE('FailureTarget')],
+  },
+  {
+    name: 'activeDeadlineSeconds times-out before any pod starts',
+    parallelism: 1,
+    completions: 1,
+    activeDeadlineSeconds: 10,
+    initialStatus: { startAgoS: 10 },
+    backoffLimit: 6,
+    expectedActive: 0,
+    expectedConditions: [DEADLINE('FailureTarget'), DEADLINE('Failed')],
+  },
+  {
+    name: 'activeDeadlineSeconds with backofflimit reach',
+    parallelism: 1,
+    completions: 1,
+    activeDeadlineSeconds: 1,
+    initialStatus: { startAgoS: 10 },
+    backoffLimit: 0,
+    failedPods: 1,
+    expectedFailed: 1,
+    expectedActive: 0,
+    expectedConditions: BACKOFF_FAILED,
+  },
+  {
+    name: 'activeDeadlineSeconds is not triggered when Job is suspended',
+    suspend: true,
+    parallelism: 1,
+    completions: 2,
+    activeDeadlineSeconds: 10,
+    initialStatus: { startAgoS: 15 },
+    backoffLimit: 6,
+    expectedActive: 0,
+    expectedConditions: [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', message: 'Job suspended' }],
+  },
+  {
+    name: 'single Failed condition (TestSingleJobFailedCondition): a Failed=False condition turns True',
+    parallelism: 1,
+    completions: 1,
+    activeDeadlineSeconds: 10,
+    backoffLimit: 6,
+    initialStatus: {
+      startAgoS: 15,
+      conditions: [
+        {
+          type: 'Failed',
+          status: 'False',
+          reason: 'DeadlineExceeded',
+          message: 'Job was active longer than specified deadline',
+        },
+      ],
+    },
+    expectedActive: 0,
+    expectedConditions: [DEADLINE('Failed'), DEADLINE('FailureTarget')],
+  },
+];
+// TestJobBackoffOnRestartPolicyNever.
+const NEVER_CASES: SyncCase[] = [
+  {
+    name: 'not enough failures with backoffLimit 0 - single pod',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 0,
+    activePods: 1,
+    expectedActive: 1,
+  },
+  {
+    name: 'not enough failures with backoffLimit 1 - single pod',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 1,
+    failedPods: 1,
+    expectedCreations: 1,
+    expectedActive: 1,
+    expectedFailed: 1,
+  },
+  {
+    name: 'too many failures with backoffLimit 1 - single pod',
+    parallelism: 1,
+    completions: 1,
+    backoffLimit: 1,
+    failedPods: 2,
+    expectedActive: 0,
+    expectedFailed: 2,
+    expectedConditions: BACKOFF_FAILED,
+  },
+  {
+    name: 'not enough failures with backoffLimit 6 - multiple pods',
+    parallelism: 2,
+    completions: 2,
+    backoffLimit: 6,
+    activePods: 1,
+    failedPods: 6,
+    expectedCreations: 1,
+    expectedActive: 2,
+    expectedFailed: 6,
+  },
+  {
+    name: 'too many failures with backoffLimit 6 - multiple pods',
+    parallelism: 2,
+    completions: 2,
+    backoffLimit: 6,
+    failedPods: 7,
+    expectedActive: 0,
+    expectedFailed: 7,
+    expectedConditions: BACKOFF_FAILED,
+  },
+];
+
 /** Sets up a case's job and pods, syncs once, and answers what the sync left. */
 async function runSyncCase(tc: SyncCase) {
   const h = await harness('in-process');
@@ -887,10 +1046,13 @@ async function runSyncCase(tc: SyncCase) {
   for (const p of pods) await createPod(h, job, p);
   const now = new Date(h.server.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
   if (tc.initialStatus !== undefined) {
+    const start = new Date(h.server.clock.now() - (tc.initialStatus.startAgoS ?? 0) * 1000)
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z');
     job = await h.client.updateStatus(RESOURCES.jobs, NS, {
       ...job,
       status: {
-        startTime: now,
+        startTime: start,
         ...(tc.initialStatus.active ? { active: tc.initialStatus.active } : {}),
         ...(tc.initialStatus.succeeded ? { succeeded: tc.initialStatus.succeeded } : {}),
         ...(tc.initialStatus.failed ? { failed: tc.initialStatus.failed } : {}),
@@ -953,8 +1115,8 @@ async function runSyncCase(tc: SyncCase) {
   return { h, jc, job: await getJob(h), created, deleted };
 }
 
-describe('JobController.syncJob (TestControllerSyncJob)', () => {
-  for (const tc of SYNC_CASES) {
+describe('JobController.syncJob (TestControllerSyncJob, TestSyncJobPastDeadline, TestJobBackoffOnRestartPolicyNever)', () => {
+  for (const tc of [...SYNC_CASES, ...DEADLINE_CASES, ...NEVER_CASES]) {
     it(tc.name, async () => {
       const { job, created, deleted } = await runSyncCase(tc);
       expect(created.length).toBe(tc.expectedCreations ?? 0);
@@ -996,10 +1158,35 @@ describe('JobController.syncJob (TestControllerSyncJob)', () => {
           blockOwnerDeletion: true,
         });
       }
-      if (tc.suspend) expect(s.startTime).toBeUndefined();
+      if (tc.suspend && tc.initialStatus === undefined) expect(s.startTime).toBeUndefined();
       else expect(s.startTime).toBeDefined();
     });
   }
+
+  it('a finished job is not synced again (TestSyncJobComplete)', async () => {
+    const h = await harness('in-process');
+    const job = await createJob(h, { parallelism: 1, completions: 1 });
+    const at = new Date(h.server.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+    await h.client.updateStatus(RESOURCES.jobs, NS, {
+      ...job,
+      status: { conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: at }] },
+    });
+    const jc = await syncOnly(h);
+    await jc.syncJob(KEY);
+    expect(conds(await getJob(h))).toEqual([{ type: 'Complete', status: 'True' }]);
+    expect(await listPods(h)).toHaveLength(0);
+  });
+
+  it('a deleted job: its expectations and back-off record go (TestSyncJobDeleted)', async () => {
+    const h = await harness('in-process');
+    const jc = await syncOnly(h);
+    jc.expectations.expectCreations(KEY, 2);
+    jc.podBackoffStore.updateBackoffRecord({ key: KEY, failuresAfterLastSuccess: 1, lastFailureTime: 0 });
+    await jc.syncJob(KEY);
+    expect(jc.expectations.getExpectations(KEY)).toBeUndefined();
+    expect(jc.podBackoffStore.get(KEY)).toBeUndefined();
+    expect(await listPods(h)).toHaveLength(0);
+  });
 
   it('the pods of a finished job lose their finalizers; a Completed Event', async () => {
     const { h, jc, job } = await runSyncCase(SYNC_CASES.find((c) => c.name === 'job finish') as SyncCase);
@@ -1382,5 +1569,175 @@ describe('JobController running', () => {
     await waitFor(
       async () => ((await h.client.get(RESOURCES.pods, NS, 'orphan')).metadata?.finalizers ?? []).length === 0,
     );
+  });
+});
+
+describe("the sync's pure parts", () => {
+  it('constants (job_controller.go)', () => {
+    expect(MAX_UNCOUNTED_PODS).toBe(500);
+    expect(MAX_POD_CREATE_DELETE_PER_SYNC).toBe(500);
+  });
+
+  describe('ensureJobConditionStatus (TestEnsureJobConditions)', () => {
+    const t = Date.parse('2025-01-01T00:00:00Z');
+    const strip = (list: JobCondition[]) => list.map(({ type, status, reason }) => ({ type, status, reason }));
+    const cases: Array<[string, JobCondition[], 'True' | 'False', string, Cond[], boolean]> = [
+      ['append true condition', [], 'True', 'foo', [{ type: 'Suspended', status: 'True', reason: 'foo' }], true],
+      ['append false condition', [], 'False', 'foo', [], false],
+      [
+        'update true condition reason',
+        [newCondition('Suspended', 'True', 'foo', '', t)],
+        'True',
+        'bar',
+        [{ type: 'Suspended', status: 'True', reason: 'bar' }],
+        true,
+      ],
+      [
+        'update true condition status',
+        [newCondition('Suspended', 'True', 'foo', '', t)],
+        'False',
+        'foo',
+        [{ type: 'Suspended', status: 'False', reason: 'foo' }],
+        true,
+      ],
+      [
+        'update false condition status',
+        [newCondition('Suspended', 'False', 'foo', '', t)],
+        'True',
+        'foo',
+        [{ type: 'Suspended', status: 'True', reason: 'foo' }],
+        true,
+      ],
+      [
+        'condition already exists',
+        [newCondition('Suspended', 'True', 'foo', '', t)],
+        'True',
+        'foo',
+        [{ type: 'Suspended', status: 'True', reason: 'foo' }],
+        false,
+      ],
+    ];
+    for (const [name, have, status, reason, want, updated] of cases) {
+      it(name, () => {
+        const [list, isUpdated] = ensureJobConditionStatus(have, 'Suspended', status, reason, '', t + 5000);
+        expect(isUpdated).toBe(updated);
+        expect(strip(list)).toEqual(want);
+      });
+    }
+    it('a changed condition gets new times; an unchanged one keeps them', () => {
+      const [changed] = ensureJobConditionStatus(
+        [newCondition('Suspended', 'True', 'foo', '', t)],
+        'Suspended',
+        'False',
+        'foo',
+        '',
+        t + 5000,
+      );
+      expect(changed[0]?.lastTransitionTime).toBe('2025-01-01T00:00:05Z');
+      const [same] = ensureJobConditionStatus(
+        [newCondition('Suspended', 'True', 'foo', '', t)],
+        'Suspended',
+        'True',
+        'foo',
+        '',
+        t + 5000,
+      );
+      expect(same[0]?.lastTransitionTime).toBe('2025-01-01T00:00:00Z');
+    });
+  });
+
+  describe('pastBackoffLimitOnFailure (TestJobBackoffForOnFailure)', () => {
+    const job = (backoffLimit: number, restartPolicy: 'OnFailure' | 'Never' = 'OnFailure'): Job => ({
+      metadata: { name: JOB, namespace: NS },
+      spec: { backoffLimit, template: { spec: { restartPolicy, containers: [{ name: 'c' }] } } },
+    });
+    const pods = (phase: PodPhase, restarts: number[]): Pod[] =>
+      restarts.map((restartCount) => ({
+        status: { phase, containerStatuses: [{ name: 'c', image: '', imageID: '', ready: false, restartCount }] },
+      }));
+    const cases: Array<[string, number, PodPhase, number[], boolean]> = [
+      ['backoffLimit 0 should have 1 pod active', 0, 'Running', [0], false],
+      ['backoffLimit 1 with restartCount 0 should have 1 pod active', 1, 'Running', [0], false],
+      ['backoffLimit 1 with restartCount 1 and podRunning should have 0 pod active', 1, 'Running', [1], true],
+      ['backoffLimit 1 with restartCount 1 and podPending should have 0 pod active', 1, 'Pending', [1], true],
+      ['too many job failures with podRunning - single pod', 2, 'Running', [2], true],
+      ['too many job failures with podPending - multiple pods', 2, 'Pending', [1, 1], true],
+      ['not enough failures', 3, 'Running', [1, 1], false],
+      ['finished job: the restarts of terminated pods do not count', 6, 'Succeeded', [1, 1, 2, 0], false],
+      ['backoffLimit 0: any restart', 0, 'Running', [1], true],
+    ];
+    for (const [name, limit, phase, restarts, want] of cases) {
+      it(name, () => expect(pastBackoffLimitOnFailure(job(limit), pods(phase, restarts))).toBe(want));
+    }
+    it('restartPolicy Never: restarts never count', () =>
+      expect(pastBackoffLimitOnFailure(job(0, 'Never'), pods('Running', [3]))).toBe(false));
+  });
+
+  describe('getPodCreationInfoForIndependentIndexes (TestGetPodCreationInfoForIndependentIndexes)', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    const failed = (count: string, deletedAt: number): Pod => ({
+      metadata: {
+        deletionTimestamp: new Date(deletedAt).toISOString(),
+        annotations: { [JOB_INDEX_FAILURE_COUNT_ANNOTATION]: count },
+      },
+      status: { phase: 'Failed' },
+    });
+    it('simple index creation', () =>
+      expect(getPodCreationInfoForIndependentIndexes(now, [1, 3], undefined)).toEqual([[1, 3], 0]));
+    it('subset of indexes can be recreated now', () =>
+      expect(getPodCreationInfoForIndependentIndexes(now, [1, 3], new Map([[1, failed('0', now)]]))).toEqual([[3], 0]));
+    it('subset of indexes can be recreated now as the pods failed long time ago', () =>
+      expect(
+        getPodCreationInfoForIndependentIndexes(
+          now,
+          [1, 3],
+          new Map([
+            [1, failed('0', now)],
+            [3, failed('0', now - 10_000)],
+          ]),
+        ),
+      ).toEqual([[3], 0]));
+    it('no indexes can be recreated now, need to wait default pod failure backoff', () =>
+      expect(
+        getPodCreationInfoForIndependentIndexes(
+          now,
+          [1, 2, 3],
+          new Map([
+            [1, failed('1', now)],
+            [2, failed('0', now)],
+            [3, failed('2', now)],
+          ]),
+        ),
+      ).toEqual([[], 10_000]));
+    it('no indexes can be recreated now, need to wait but 1s already passed', () =>
+      expect(
+        getPodCreationInfoForIndependentIndexes(
+          now,
+          [1, 2, 3],
+          new Map([
+            [1, failed('1', now - 1000)],
+            [2, failed('0', now - 1000)],
+            [3, failed('2', now - 1000)],
+          ]),
+        ),
+      ).toEqual([[], 9000]));
+  });
+
+  it('getFailJobMessage: the first failed pod matching a FailJob rule', () => {
+    const job: Job = {
+      metadata: { name: JOB, namespace: NS },
+      spec: {
+        template: {},
+        podFailurePolicy: { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [3] } }] },
+      },
+    };
+    const pod = (name: string, phase: PodPhase, exitCode: number): Pod => ({
+      metadata: { name, namespace: NS },
+      status: { phase, containerStatuses: [{ ...terminatedStatus(exitCode), name: 'main' }] },
+    });
+    expect(getFailJobMessage(job, [pod('a', 'Failed', 1), pod('b', 'Running', 3), pod('c', 'Failed', 3)])).toBe(
+      'Container main for pod default/c failed with exit code 3 matching FailJob rule at index 0',
+    );
+    expect(getFailJobMessage({ ...job, spec: { template: {} } }, [pod('c', 'Failed', 3)])).toBeUndefined();
   });
 });

@@ -288,6 +288,29 @@ export function activePodsForRemoval(job: ReadonlyJob, pods: readonly ReadonlyPo
   return rm;
 }
 
+/** getPodCreationInfoForIndependentIndexes: the indexes out of back-off now, or else the shortest wait left. */
+export function getPodCreationInfoForIndependentIndexes(
+  now: number,
+  indexesToAdd: readonly number[],
+  podsWithDelayedDeletionPerIndex: ReadonlyMap<number, ReadonlyPod> | undefined,
+): [number[], number] {
+  const ready: number[] = [];
+  let minRemaining: number | undefined;
+  for (const ix of indexesToAdd) {
+    const remaining = getRemainingTimePerIndex(
+      now,
+      DEFAULT_JOB_POD_FAILURE_BACKOFF_MS,
+      MAX_JOB_POD_FAILURE_BACKOFF_MS,
+      podsWithDelayedDeletionPerIndex?.get(ix),
+      getIndexAbsoluteFailureCount,
+    );
+    if (remaining === 0) ready.push(ix);
+    else if (minRemaining === undefined || remaining < minRemaining) minRemaining = remaining;
+  }
+  if (ready.length > 0) return [ready, 0];
+  return [ready, minRemaining ?? 0];
+}
+
 /** cleanUncountedPodsWithoutFinalizers: uncounted pods whose finalizer is gone move to the counters. */
 function cleanUncountedPodsWithoutFinalizers(status: TrackedStatus, uidsWithFinalizer: ReadonlySet<string>): boolean {
   let updated = false;
@@ -1045,7 +1068,8 @@ export class JobController implements Controller {
     if (isIndexedJob(job)) {
       indexesToAdd = firstPendingIndexes(ctx, diff, spec.completions ?? 0);
       if (hasBackoffLimitPerIndex(job)) {
-        [indexesToAdd, remaining] = this.getPodCreationInfoForIndependentIndexes(
+        [indexesToAdd, remaining] = getPodCreationInfoForIndependentIndexes(
+          this.clock.now(),
           indexesToAdd,
           ctx.podsWithDelayedDeletionPerIndex,
         );
@@ -1122,28 +1146,6 @@ export class JobController implements Controller {
       diff -= batchSize;
     }
     return [active, errors[0]];
-  }
-
-  /** getPodCreationInfoForIndependentIndexes: the indexes out of back-off, or the shortest wait left. */
-  private getPodCreationInfoForIndependentIndexes(
-    indexesToAdd: readonly number[],
-    podsWithDelayedDeletionPerIndex: Map<number, ReadonlyPod> | undefined,
-  ): [number[], number] {
-    const now: number[] = [];
-    let minRemaining: number | undefined;
-    for (const ix of indexesToAdd) {
-      const remaining = getRemainingTimePerIndex(
-        this.clock.now(),
-        DEFAULT_JOB_POD_FAILURE_BACKOFF_MS,
-        MAX_JOB_POD_FAILURE_BACKOFF_MS,
-        podsWithDelayedDeletionPerIndex?.get(ix),
-        getIndexAbsoluteFailureCount,
-      );
-      if (remaining === 0) now.push(ix);
-      else if (minRemaining === undefined || remaining < minRemaining) minRemaining = remaining;
-    }
-    if (now.length > 0) return [now, 0];
-    return [now, minRemaining ?? 0];
   }
 
   /**
