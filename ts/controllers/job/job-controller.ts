@@ -148,8 +148,8 @@ export interface JobControllerOptions {
   podControl?: PodControlInterface;
 }
 
-/** syncJobCtx: what one sync has found and decided so far. */
-interface SyncJobCtx {
+/** syncJobCtx: what one sync has found and decided so far (exported for tests). */
+export interface SyncJobCtx {
   job: Job;
   pods: ReadonlyPod[];
   finishedCondition: JobCondition | undefined;
@@ -394,6 +394,12 @@ export class JobController implements Controller {
   readonly finalizerExpectations = new UIDTrackingExpectations();
   /** The pod failure back-off records. */
   readonly podBackoffStore = new BackoffStore();
+  /**
+   * updateStatusHandler: the PUT of the status subresource with the status as Go marshals it,
+   * answering the job written (tests inject another, as job_controller_test.go does).
+   */
+  updateStatusHandler: (job: Job) => Promise<Job> = (job) =>
+    this.client.updateStatus(RESOURCES.jobs, job.metadata?.namespace, job);
 
   constructor(options: JobControllerOptions) {
     this.client = options.client;
@@ -1153,7 +1159,7 @@ export class JobController implements Controller {
    * for Indexed Jobs, completedIndexes), written; then their finalizers removed, and once removed
    * moved to the counters; and, when nothing is left uncounted or terminating, the job finished.
    */
-  private async trackJobStatusAndRemoveFinalizers(ctx: SyncJobCtx, needsFlushIn: boolean): Promise<void> {
+  async trackJobStatusAndRemoveFinalizers(ctx: SyncJobCtx, needsFlushIn: boolean): Promise<void> {
     let needsFlush = needsFlushIn;
     const isIndexed = isIndexedJob(ctx.job);
     const completions = ctx.job.spec?.completions ?? 0;
@@ -1391,12 +1397,10 @@ export class JobController implements Controller {
     }
   }
 
-  /** updateJobStatus: PUT of the status subresource, answering the job written. */
+  /** updateJobStatus: the status written through updateStatusHandler; the job written comes back. */
   private async updateJobStatus(job: Job): Promise<Job> {
-    const body: Job = { ...job, status: wireStatus(job.status ?? {}) };
-    const written = await this.client.updateStatus(RESOURCES.jobs, job.metadata?.namespace, body);
-    const out = written as Job;
-    // Keep the sync's view complete: the uncounted lists as slices.
+    const out = await this.updateStatusHandler({ ...job, status: wireStatus(job.status ?? {}) });
+    // Keep the sync's view complete: the uncounted lists present.
     out.status ??= {};
     out.status.uncountedTerminatedPods ??= {};
     return out;
