@@ -1177,6 +1177,12 @@ describe('JobController.syncJob (TestControllerSyncJob, TestSyncJobPastDeadline,
     expect(await listPods(h)).toHaveLength(0);
   });
 
+  it('a key without a namespace is an error', async () => {
+    const h = await harness('in-process');
+    const jc = await syncOnly(h);
+    await expect(jc.syncJob('foobar')).rejects.toThrow('invalid job key "foobar": either namespace or name is missing');
+  });
+
   it('a deleted job: its expectations and back-off record go (TestSyncJobDeleted)', async () => {
     const h = await harness('in-process');
     const jc = await syncOnly(h);
@@ -1557,6 +1563,24 @@ describe('JobController running', () => {
     expect(orphan.metadata?.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
     // The orphan counts as the one active pod: nothing created.
     expect(await listPods(h)).toHaveLength(2);
+  });
+
+  it('a job marked finished: its pods lose their finalizers through the selector (TestFinalizerCleanup)', async () => {
+    const h = await harness('in-process');
+    await createJob(h, { parallelism: 1, completions: 1, backoffLimit: 1 });
+    await start(h);
+    await waitFor(async () => (await podsOf(h)).length === 1);
+    const [pod] = await podsOf(h);
+    expect(pod?.metadata?.finalizers).toEqual([JOB_TRACKING_FINALIZER]);
+    const job = await getJob(h);
+    await h.client.updateStatus(RESOURCES.jobs, NS, {
+      ...job,
+      status: { ...job.status, conditions: [{ type: 'Complete', status: 'True' }] },
+    });
+    await waitFor(
+      async () =>
+        ((await h.client.get(RESOURCES.pods, NS, pod?.metadata?.name ?? '')).metadata?.finalizers ?? []).length === 0,
+    );
   });
 
   it('removes the tracking finalizer from an orphan pod (TestSyncOrphanPod)', async () => {
