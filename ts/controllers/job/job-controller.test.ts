@@ -1259,41 +1259,42 @@ describe('JobController running', () => {
     await createJob(h, { parallelism: 1, completions: 1, backoffLimit: 6 });
     await start(h);
     await waitFor(async () => (await podsOf(h)).length === 1);
-    const fail = async () => {
+    const fail = async (): Promise<number> => {
       const [pod] = (await listPods(h)).filter((p) => p.status?.phase !== 'Failed');
-      // Finished now, on the clock.
-      const at = new Date(h.server.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+      // Finished now, on the clock (whole seconds, as metav1.Time keeps it).
+      const at = h.server.clock.now() - (h.server.clock.now() % 1000);
       await setPhase(h, pod as Pod, 'Failed', {
-        containerStatuses: [{ ...terminatedStatus(1), state: { terminated: { exitCode: 1, finishedAt: at } } }],
+        containerStatuses: [
+          {
+            ...terminatedStatus(1),
+            state: { terminated: { exitCode: 1, finishedAt: new Date(at).toISOString().replace('.000Z', 'Z') } },
+          },
+        ],
       });
+      return at;
     };
     const active = async () =>
       (await listPods(h)).filter((p) => p.status?.phase !== 'Failed' && !isDeletingPod(p)).length;
-    await fail();
-    await waitFor(async () => {
-      tick(h);
-      return (await getJob(h)).status?.failed === 1;
-    });
-    // 1 s batched; the back-off leaves 9 s.
-    tick(h, 7000);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await active()).toBe(0);
-    await waitFor(async () => {
-      tick(h, 500);
-      return (await active()) === 1;
-    });
-    await fail();
-    await waitFor(async () => {
-      tick(h);
-      return (await getJob(h)).status?.failed === 2;
-    });
-    tick(h, 15_000);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await active()).toBe(0);
-    await waitFor(async () => {
-      tick(h, 1000);
-      return (await active()) === 1;
-    });
+    /** The replacement comes `backoffMs` after the failure, not before. */
+    const replacedAfter = async (failedAt: number, failures: number, backoffMs: number) => {
+      await waitFor(async () => {
+        tick(h, 100);
+        return (await getJob(h)).status?.failed === failures;
+      });
+      const elapsed = h.server.clock.now() - failedAt;
+      if (elapsed < backoffMs - 1000) {
+        tick(h, backoffMs - 1000 - elapsed);
+        await new Promise((r) => setTimeout(r, 50));
+        expect(await active()).toBe(0);
+      }
+      await waitFor(async () => {
+        tick(h, 100);
+        return (await active()) === 1;
+      });
+      expect(h.server.clock.now() - failedAt).toBeGreaterThanOrEqual(backoffMs);
+    };
+    await replacedAfter(await fail(), 1, 10_000);
+    await replacedAfter(await fail(), 2, 20_000);
   });
 
   it('fails the job past activeDeadlineSeconds (TestSyncJobPastDeadline): pods deleted, DeadlineExceeded', async () => {
