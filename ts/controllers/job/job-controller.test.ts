@@ -4,11 +4,13 @@ import type { ContainerStatus, Event, Pod, PodPhase } from '../../api/types/core
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { type Harness, harness } from '../../client/testing/harness.js';
+import type { PodControlInterface } from '../framework/pod-control.js';
 import { controllerRuns, waitFor } from '../testing/controller-runs.js';
 import { JOB_COMPLETION_INDEX_ANNOTATION, JOB_INDEX_FAILURE_COUNT_ANNOTATION } from './indexed-job-utils.js';
 import {
   ensureJobConditionStatus,
   getFailJobMessage,
+  getNewFinishedPods,
   getPodCreationInfoForIndependentIndexes,
   JobController,
   type JobControllerOptions,
@@ -1177,6 +1179,44 @@ describe('JobController.syncJob (TestControllerSyncJob, TestSyncJobPastDeadline,
     expect(await listPods(h)).toHaveLength(0);
   });
 
+  it('finalizer removal expectations: set only for patches sent, cleared as updates arrive (TestFinalizersRemovedExpectations)', async () => {
+    const h = await harness('in-process');
+    const job = await createJob(h, { parallelism: 2, completions: 2, backoffLimit: 6 });
+    const pods: Pod[] = [];
+    for (const phase of ['Succeeded', 'Succeeded', 'Failed', 'Failed'] as const)
+      pods.push(await createPod(h, job, { phase }));
+    let failPatches = true;
+    // FakePodControl: records nothing, applies nothing, fails while told to.
+    const podControl: PodControlInterface = {
+      createPods: async () => {},
+      createPodsWithGenerateName: async () => {},
+      deletePod: async () => {},
+      patchPod: async () => {
+        if (failPatches) throw new Error('fake pod controller error');
+      },
+    };
+    const jc = await syncOnly(h, { podControl });
+    await expect(jc.syncJob(KEY)).rejects.toThrow('fake pod controller error');
+    expect(jc.finalizerExpectations.getExpectedUIDs(KEY)?.size ?? 0).toBe(0);
+    failPatches = false;
+    await jc.syncJob(KEY);
+    const uids = pods.map((p) => p.metadata?.uid ?? '');
+    expect([...(jc.finalizerExpectations.getExpectedUIDs(KEY) ?? [])].sort()).toEqual([...uids].sort());
+    const noFinalizers = { metadata: { finalizers: null } };
+    const name = (i: number) => pods[i]?.metadata?.name ?? '';
+    await h.client.patch(RESOURCES.pods, NS, name(0), 'merge', noFinalizers);
+    await h.client.patch(RESOURCES.pods, NS, name(1), 'merge', noFinalizers);
+    await h.client.delete(RESOURCES.pods, NS, name(1));
+    // Being deleted with its finalizer: still expected.
+    await h.client.delete(RESOURCES.pods, NS, name(2));
+    await h.client.patch(RESOURCES.pods, NS, name(3), 'merge', noFinalizers);
+    await h.client.delete(RESOURCES.pods, NS, name(3), { gracePeriodSeconds: 0 });
+    await waitFor(async () => {
+      const left = [...(jc.finalizerExpectations.getExpectedUIDs(KEY) ?? [])];
+      return left.length === 1 && left[0] === uids[2];
+    });
+  });
+
   it('a key without a namespace is an error', async () => {
     const h = await harness('in-process');
     const jc = await syncOnly(h);
@@ -1746,6 +1786,102 @@ describe("the sync's pure parts", () => {
           ]),
         ),
       ).toEqual([[], 9000]));
+  });
+
+  describe('getNewFinishedPods (TestGetNewFinshedPods)', () => {
+    const pod = (uid: string, phase: PodPhase, tracked: boolean, deleting = false): Pod => ({
+      metadata: {
+        uid,
+        ...(tracked ? { finalizers: [JOB_TRACKING_FINALIZER] } : {}),
+        ...(deleting ? { deletionTimestamp: '2025-01-01T00:00:00Z' } : {}),
+      },
+      status: { phase },
+    });
+    const cases: Array<{
+      name: string;
+      status: { succeeded: number; failed: number; uncounted?: { succeeded?: string[]; failed?: string[] } };
+      expectedRmFinalizers?: string[];
+      pods: Pod[];
+      wantSucceeded: number;
+      wantFailed: number;
+    }> = [
+      {
+        name: 'some counted',
+        status: { succeeded: 2, failed: 1 },
+        pods: [
+          pod('a', 'Succeeded', false),
+          pod('b', 'Succeeded', true),
+          pod('c', 'Succeeded', true),
+          pod('d', 'Failed', false),
+          pod('e', 'Failed', true),
+          pod('f', 'Running', false),
+        ],
+        wantSucceeded: 4,
+        wantFailed: 2,
+      },
+      {
+        name: 'some uncounted',
+        status: { succeeded: 1, failed: 1, uncounted: { succeeded: ['a', 'c'], failed: ['e', 'f'] } },
+        pods: [
+          pod('a', 'Succeeded', false),
+          pod('b', 'Succeeded', false),
+          pod('c', 'Succeeded', true),
+          pod('d', 'Succeeded', true),
+          pod('e', 'Failed', false),
+          pod('f', 'Failed', true),
+          pod('g', 'Failed', true),
+        ],
+        wantSucceeded: 4,
+        wantFailed: 4,
+      },
+      {
+        name: 'with expected removed finalizers',
+        status: { succeeded: 2, failed: 2, uncounted: { succeeded: ['a'], failed: ['d'] } },
+        expectedRmFinalizers: ['b', 'f'],
+        pods: [
+          pod('a', 'Succeeded', false),
+          pod('b', 'Succeeded', true),
+          pod('c', 'Succeeded', true),
+          pod('d', 'Failed', false),
+          pod('e', 'Failed', true),
+          pod('f', 'Failed', true),
+          pod('g', 'Failed', true),
+        ],
+        wantSucceeded: 4,
+        wantFailed: 5,
+      },
+      {
+        name: 'deleted pods',
+        status: { succeeded: 1, failed: 1 },
+        pods: [
+          pod('a', 'Succeeded', true, true),
+          pod('b', 'Failed', true, true),
+          pod('c', 'Running', true, true),
+          pod('d', 'Pending', true, true),
+          pod('e', 'Running', false, true),
+          pod('f', 'Pending', false, true),
+        ],
+        wantSucceeded: 2,
+        wantFailed: 4,
+      },
+    ];
+    for (const tc of cases) {
+      it(tc.name, () => {
+        const job: Job = { metadata: { name: JOB, namespace: NS }, spec: { template: {} } };
+        const uncounted = {
+          succeeded: new Set(tc.status.uncounted?.succeeded ?? []),
+          failed: new Set(tc.status.uncounted?.failed ?? []),
+        };
+        const [succeeded, failed] = getNewFinishedPods({
+          job,
+          pods: tc.pods,
+          expectedRmFinalizers: tc.expectedRmFinalizers === undefined ? undefined : new Set(tc.expectedRmFinalizers),
+          uncounted,
+        });
+        expect(tc.status.succeeded + succeeded.length + uncounted.succeeded.size).toBe(tc.wantSucceeded);
+        expect(tc.status.failed + failed.length + uncounted.failed.size).toBe(tc.wantFailed);
+      });
+    }
   });
 
   it('getFailJobMessage: the first failed pod matching a FailJob rule', () => {

@@ -288,6 +288,18 @@ export function activePodsForRemoval(job: ReadonlyJob, pods: readonly ReadonlyPo
   return rm;
 }
 
+/**
+ * getNewFinishedPods: the succeeded and failed pods not counted yet — still with the finalizer,
+ * not in uncountedTerminatedPods, not expected to lose their finalizer.
+ */
+export function getNewFinishedPods(
+  ctx: Pick<SyncJobCtx, 'job' | 'pods' | 'expectedRmFinalizers' | 'uncounted'>,
+): [ReadonlyPod[], ReadonlyPod[]] {
+  const succeeded = getValidPodsWithFilter(ctx, ctx.uncounted.succeeded, (p) => p.status?.phase === 'Succeeded');
+  const failed = getValidPodsWithFilter(ctx, ctx.uncounted.failed, (p) => isPodFailed(p, ctx.job));
+  return [succeeded, failed];
+}
+
 /** getPodCreationInfoForIndependentIndexes: the indexes out of back-off now, or else the shortest wait left. */
 export function getPodCreationInfoForIndependentIndexes(
   now: number,
@@ -766,12 +778,7 @@ export class JobController implements Controller {
       ready: activePods.filter(isPodReady).length,
     };
     let active = activePods.length;
-    const newSucceededPods = getValidPodsWithFilter(
-      ctx,
-      ctx.uncounted.succeeded,
-      (p) => p.status?.phase === 'Succeeded',
-    );
-    const newFailedPods = getValidPodsWithFilter(ctx, ctx.uncounted.failed, (p) => isPodFailed(p, job));
+    const [newSucceededPods, newFailedPods] = getNewFinishedPods(ctx);
     ctx.succeeded = (status.succeeded ?? 0) + newSucceededPods.length + ctx.uncounted.succeeded.size;
     ctx.failed = (status.failed ?? 0) + this.nonIgnoredFailedPodsCount(job, newFailedPods) + ctx.uncounted.failed.size;
 
