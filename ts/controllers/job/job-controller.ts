@@ -13,8 +13,13 @@
  *   await jc.run();  …  await jc.stop();
  *
  * Feature gates: the defaults of 1.32 (job-util.ts JOB_FEATURE_GATES), not switchable. Pod events
- * are batched for syncJobBatchPeriod (1 s) on the injected clock, as in Kubernetes. Metrics are
- * not kept.
+ * are batched for syncJobBatchPeriod (1 s) on the injected clock, as in Kubernetes.
+ *
+ * Differences: no metrics; times the sync sets (startTime, conditions) are read back at whole
+ * seconds (metav1.Time's precision) where Go keeps the in-memory nanoseconds until the write;
+ * pods are sorted with a stable sort (Go's sort.Sort is not), so ties keep the cache's order;
+ * concurrent deletes and patches are promises awaited together, their first failure (in the order
+ * they failed) returned as errorFromChannel returns it.
  */
 import { labelSelectorAsSelector } from '../../api/labels/label-selector.js';
 import { parseLabelSelector, type Selector } from '../../api/labels/selector.js';
