@@ -26,12 +26,12 @@ export interface KubectlResult {
   status: number | null;
 }
 
-/** Polls `check` (a synchronous kubectl call, say) every 200 ms until it holds; fails after `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+/** Polls `check` (a synchronous kubectl call, say) every `everyMs` until it holds; fails after `timeoutMs`. */
+export async function until(check: () => boolean, timeoutMs = 15_000, everyMs = 200): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -168,6 +168,33 @@ export class UpCluster {
   /** Runs the real kubectl against this cluster; the transcript goes to the test log as evidence. */
   kubectl(...args: string[]): KubectlResult {
     return this.kubectlWithInput(undefined, ...args);
+  }
+
+  /**
+   * kubectl without blocking the test's event loop — for commands that wait on the cluster
+   * (`rollout status`, `wait`, `drain`) while the test changes it.
+   */
+  kubectlAsync(...args: string[]): Promise<KubectlResult> {
+    return new Promise((resolve, reject) => {
+      const proc = spawn(KUBECTL, args, {
+        env: { ...process.env, KUBECONFIG: this.kubeconfig, HOME: this.root },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      });
+      let stdout = '';
+      let stderr = '';
+      proc.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString();
+      });
+      proc.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      proc.once('error', reject);
+      proc.once('close', (status) => {
+        console.log(`$ kubectl ${args.join(' ')}\n${stdout}${stderr}`);
+        resolve({ stdout, stderr, status });
+      });
+    });
   }
 
   /** kubectl with `input` on stdin (for `-f -`). */

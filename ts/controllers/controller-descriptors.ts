@@ -15,6 +15,7 @@ import { type ControllerDescriptor, ControllerDescriptors } from './framework/ma
 import * as names from './framework/names.js';
 import {
   GARBAGE_COLLECTOR_CONTROLLER,
+  JOB_CONTROLLER,
   NAMESPACE_CONTROLLER,
   NODE_IPAM_CONTROLLER,
   POD_GARBAGE_COLLECTOR_CONTROLLER,
@@ -22,8 +23,10 @@ import {
   RESOURCE_QUOTA_CONTROLLER,
   ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER,
   SERVICE_ACCOUNT_CONTROLLER,
+  TTL_AFTER_FINISHED_CONTROLLER,
 } from './framework/names.js';
 import { GarbageCollector } from './garbagecollector/garbage-collector.js';
+import { JobController } from './job/job-controller.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { NodeIpamController } from './nodeipam/node-ipam-controller.js';
 import { PodGCController } from './podgc/gc-controller.js';
@@ -31,6 +34,7 @@ import { ReplicaSetController } from './replicaset/replica-set-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { RootCAPublisher } from './rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
+import { TTLAfterFinishedController } from './ttlafterfinished/ttl-after-finished-controller.js';
 
 /** HandleError for a controller's keys: through its logger, the key as the message. */
 const reportTo =
@@ -55,7 +59,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   // apps.go
   { name: names.DAEMON_SET_CONTROLLER, aliases: ['daemonset'] },
   // batch.go
-  { name: names.JOB_CONTROLLER, aliases: ['job'] },
   // apps.go
   { name: names.DEPLOYMENT_CONTROLLER, aliases: ['deployment'] },
   // autoscaling.go
@@ -91,7 +94,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   { name: names.PERSISTENT_VOLUME_CLAIM_PROTECTION_CONTROLLER, aliases: ['pvc-protection'] },
   { name: names.PERSISTENT_VOLUME_PROTECTION_CONTROLLER, aliases: ['pv-protection'] },
   { name: names.VOLUME_ATTRIBUTES_CLASS_PROTECTION_CONTROLLER },
-  { name: names.TTL_AFTER_FINISHED_CONTROLLER, aliases: ['ttl-after-finished'] },
   { name: names.EPHEMERAL_VOLUME_CONTROLLER, aliases: ['ephemeral-volume'] },
   // core.go … storageversionmigrator.go, selinux: the feature-gated ones.
   { name: names.STORAGE_VERSION_GARBAGE_COLLECTOR_CONTROLLER, aliases: ['storage-version-gc'] },
@@ -136,6 +138,33 @@ export function newControllerDescriptors(): ControllerDescriptors {
           clock: ctx.clock,
           ...(ctx.options.concurrentGCSyncs === undefined ? {} : { workers: ctx.options.concurrentGCSyncs }),
           onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: JOB_CONTROLLER,
+      aliases: ['job'],
+      // batch.go startJobController.
+      init: async (ctx) =>
+        new JobController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('job-controller'),
+          clock: ctx.clock,
+          ...(ctx.options.concurrentJobSyncs === undefined ? {} : { workers: ctx.options.concurrentJobSyncs }),
+          onError: reportTo(ctx),
+          logger: ctx.logger,
+        }),
+    },
+    {
+      name: TTL_AFTER_FINISHED_CONTROLLER,
+      aliases: ['ttl-after-finished'],
+      // core.go startTTLAfterFinishedController.
+      init: async (ctx) =>
+        new TTLAfterFinishedController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('ttl-after-finished-controller'),
+          clock: ctx.clock,
+          onError: reportTo(ctx),
+          logger: ctx.logger,
         }),
     },
     {
