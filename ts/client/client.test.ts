@@ -244,3 +244,45 @@ describe.each(TRANSPORT_KINDS)('client over %s', (kind) => {
     expect(expired).toMatchObject({ code: 410, reason: 'Expired' });
   });
 });
+
+describe('retries (client-go request.go checkWait)', () => {
+  const status = (code: number, retryAfter?: string) =>
+    new Response(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code }), {
+      status: code,
+      headers: {
+        'Content-Type': 'application/json',
+        ...(retryAfter === undefined ? {} : { 'Retry-After': retryAfter }),
+      },
+    });
+  /** A transport answering `answers` in turn, then 200 with a ConfigMap; the sleeps recorded. */
+  function scripted(answers: Response[], maxRetries?: number) {
+    const waits: number[] = [];
+    let calls = 0;
+    const client = createClient(
+      async () => {
+        calls++;
+        return answers.shift() ?? new Response(JSON.stringify(cm('ok')), { status: 200 });
+      },
+      { sleep: async (ms) => void waits.push(ms), ...(maxRetries === undefined ? {} : { maxRetries }) },
+    );
+    return { client, waits, calls: () => calls };
+  }
+
+  it('waits the Retry-After of a 429 or a 5xx and tries again', async () => {
+    const s = scripted([status(429, '1'), status(503, '2')]);
+    expect((await s.client.get(RESOURCES.configmaps, 'default', 'ok')).metadata?.name).toBe('ok');
+    expect([s.waits, s.calls()]).toEqual([[1000, 2000], 3]);
+  });
+
+  it('does not retry without a Retry-After, for other codes, or past maxRetries', async () => {
+    await expect(scripted([status(429)]).client.get(RESOURCES.configmaps, 'default', 'x')).rejects.toMatchObject({
+      code: 429,
+    });
+    await expect(scripted([status(409, '1')]).client.get(RESOURCES.configmaps, 'default', 'x')).rejects.toMatchObject({
+      code: 409,
+    });
+    const limited = scripted([status(429, '1'), status(429, '1'), status(429, '1')], 2);
+    await expect(limited.client.get(RESOURCES.configmaps, 'default', 'x')).rejects.toMatchObject({ code: 429 });
+    expect(limited.calls()).toBe(3);
+  });
+});

@@ -173,8 +173,34 @@ function nameOf(body: KubeObject): string {
   return name;
 }
 
+// client-go rest/request.go: a request is retried at most 10 times when the server asks it to
+// come back later.
+export const DEFAULT_MAX_RETRIES = 10;
+
+export interface ClientOptions {
+  /** Retries of a request answered 429 or 5xx with Retry-After (default 10; 0: none). */
+  maxRetries?: number;
+  /** How the client waits the Retry-After (default: real time, as client-go waits). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * checkWait (request.go): the seconds to wait before retrying — only for a 429 or a 5xx that
+ * carries a Retry-After of whole seconds — else undefined.
+ */
+function retryAfterSeconds(res: Response): number | undefined {
+  if (res.status !== 429 && res.status < 500) return undefined;
+  const header = res.headers.get('Retry-After');
+  if (header === null || !/^[0-9]+$/.test(header.trim())) return undefined;
+  return Number(header.trim());
+}
+
 /** The client over `transport`. */
-export function createClient(transport: Transport): Client {
+export function createClient(transport: Transport, options: ClientOptions = {}): Client {
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const sleep = options.sleep ?? realSleep;
   async function send(
     method: string,
     path: string,
@@ -185,13 +211,19 @@ export function createClient(transport: Transport): Client {
     const text = body === undefined ? undefined : JSON.stringify(body);
     if (body !== undefined) headers['Content-Type'] = contentType;
     const url = `${CLIENT_ORIGIN}${path}`;
-    // An in-process transport takes the call as it is; any other gets a web Request.
-    const res =
-      transport.direct !== undefined
-        ? await transport.direct(text === undefined ? { method, url, headers } : { method, url, headers, body: text })
-        : await transport(new Request(url, { method, headers, ...(text === undefined ? {} : { body: text }) }));
-    if (res.status < 200 || res.status > 299) throw await errorFromResponse(res);
-    return res;
+    for (let retries = 0; ; retries++) {
+      // An in-process transport takes the call as it is; any other gets a web Request.
+      const res =
+        transport.direct !== undefined
+          ? await transport.direct(text === undefined ? { method, url, headers } : { method, url, headers, body: text })
+          : await transport(new Request(url, { method, headers, ...(text === undefined ? {} : { body: text }) }));
+      if (res.status >= 200 && res.status <= 299) return res;
+      // The server did not act on it and said when to come back (max-in-flight's 429, a 503).
+      const wait = retries < maxRetries ? retryAfterSeconds(res) : undefined;
+      if (wait === undefined) throw await errorFromResponse(res);
+      await res.body?.cancel();
+      await sleep(wait * 1000);
+    }
   }
   async function json<T>(method: string, path: string, body?: unknown, contentType?: string): Promise<T> {
     const res = await send(method, path, body, contentType);
