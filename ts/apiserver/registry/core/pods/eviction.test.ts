@@ -3,10 +3,12 @@
 // TestEvictionWithDeleteOptions, TestEvictionPDBStatus, TestAddConditionAndDelete — with the PDBs'
 // status written by the test (no disruption controller runs here), the answers exact.
 import { describe, expect, it } from 'vitest';
+import type { Status } from '../../../../api/meta.js';
+import type { Pod, PodPhase } from '../../../../api/types/core/v1.js';
+import type { Condition } from '../../../../api/types/meta/v1.js';
+import type { PodDisruptionBudget } from '../../../../api/types/policy/v1.js';
 import { testServer } from '../../../testing/test-server.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read response documents freely
-type Doc = any;
 type Server = Awaited<ReturnType<typeof testServer>>;
 
 const NS = 'default';
@@ -21,12 +23,12 @@ const eviction = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 interface PodState {
-  phase?: string;
+  phase?: PodPhase;
   ready?: boolean;
 }
 
 /** A pod labelled a=true, its status as given (Pending, as the apiserver makes it, when none). */
-async function newPod(s: Server, name: string, state: PodState = { phase: 'Running' }): Promise<Doc> {
+async function newPod(s: Server, name: string, state: PodState = { phase: 'Running' }): Promise<Pod> {
   const created = await s.json('POST', PODS, {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -34,15 +36,15 @@ async function newPod(s: Server, name: string, state: PodState = { phase: 'Runni
     spec: { containers: [{ name: 'c', image: 'nginx' }], nodeName: 'foo' },
   });
   expect(created.status).toBe(201);
-  if (state.phase === undefined) return created.body;
-  const pod = created.body as Doc;
+  if (state.phase === undefined) return created.body as Pod;
+  const pod = created.body as Pod;
   pod.status = {
     phase: state.phase,
     ...(state.ready === undefined ? {} : { conditions: [{ type: 'Ready', status: state.ready ? 'True' : 'False' }] }),
   };
   const res = await s.json('PUT', `${PODS}/${name}/status`, pod);
   expect(res.status).toBe(200);
-  return res.body;
+  return res.body as Pod;
 }
 
 interface PdbStatus {
@@ -51,7 +53,7 @@ interface PdbStatus {
   desiredHealthy?: number;
   expectedPods?: number;
   disruptedPods?: Record<string, string>;
-  conditions?: unknown[];
+  conditions?: Condition[];
 }
 
 /** A PDB selecting a=true whose status (observedGeneration 1, unless `observed` says) the test writes. */
@@ -61,7 +63,7 @@ async function newPdb(
   status: PdbStatus,
   spec: Record<string, unknown> = {},
   observed = 1,
-): Promise<Doc> {
+): Promise<PodDisruptionBudget> {
   const created = await s.json('POST', PDBS, {
     apiVersion: 'policy/v1',
     kind: 'PodDisruptionBudget',
@@ -69,7 +71,7 @@ async function newPdb(
     spec: { selector: { matchLabels: { a: 'true' } }, ...spec },
   });
   expect(created.status).toBe(201);
-  const pdb = created.body as Doc;
+  const pdb = created.body as PodDisruptionBudget;
   pdb.status = {
     disruptionsAllowed: 0,
     currentHealthy: 0,
@@ -80,7 +82,7 @@ async function newPdb(
   };
   const res = await s.json('PUT', `${PDBS}/${name}/status`, pdb);
   expect(res.status).toBe(200);
-  return res.body;
+  return res.body as PodDisruptionBudget;
 }
 
 const podGone = async (s: Server, name: string) =>
@@ -127,8 +129,8 @@ describe('eviction with PodDisruptionBudgets (TestEviction)', () => {
       expect(await podGone(s, name)).toBe(true);
     }
     // No disruption was taken from the budget for them.
-    const pdb = (await s.json('GET', `${PDBS}/foo`)).body as Doc;
-    expect(pdb.status.disruptedPods).toBeUndefined();
+    const pdb = (await s.json('GET', `${PDBS}/foo`)).body as PodDisruptionBudget;
+    expect(pdb.status?.disruptedPods).toBeUndefined();
   });
 
   it('deletes a pod the budget allows, and one no budget selects', async () => {
@@ -209,7 +211,7 @@ describe('eviction with PodDisruptionBudgets (TestEviction)', () => {
     await newPdb(big, 'foo', { disruptionsAllowed: 1, disruptedPods });
     const res = await evict(big, 't4');
     expect(res.status).toBe(403);
-    expect((res.body as Doc).message).toBe(
+    expect((res.body as Status).message).toBe(
       'poddisruptionbudget.policy "foo" is forbidden: DisruptedPods map too big - too many evictions not confirmed by PDB controller',
     );
   });
@@ -222,9 +224,9 @@ describe('unhealthy pods (TestEvictionIgnorePDB, unhealthyPodEvictionPolicy)', (
     await newPdb(s, 'foo', { disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2 });
     expect((await evict(s, 't8', { deleteOptions: { gracePeriodSeconds: 0 } })).status).toBe(201);
     expect(await podGone(s, 't8')).toBe(true);
-    const pdb = (await s.json('GET', `${PDBS}/foo`)).body as Doc;
-    expect(pdb.status.disruptionsAllowed).toBe(0);
-    expect(pdb.status.disruptedPods).toBeUndefined();
+    const pdb = (await s.json('GET', `${PDBS}/foo`)).body as PodDisruptionBudget;
+    expect(pdb.status?.disruptionsAllowed).toBe(0);
+    expect(pdb.status?.disruptedPods).toBeUndefined();
   });
 
   it('IfHealthyBudget: an unready pod of a budget not met is refused', async () => {
@@ -284,10 +286,10 @@ describe('the budget and the pod written (TestEvictionPDBStatus, TestAddConditio
     });
     // A graceful eviction: the pod stays, marked, with the DisruptionTarget condition.
     expect((await evict(s, 'foo-1', { deleteOptions: {} })).status).toBe(201);
-    const pdb = (await s.json('GET', `${PDBS}/foo`)).body as Doc;
-    expect(pdb.status.disruptionsAllowed).toBe(0);
-    expect(pdb.status.disruptedPods).toEqual({ 'foo-1': '2025-01-01T00:00:00Z' });
-    expect(pdb.status.conditions).toEqual([
+    const pdb = (await s.json('GET', `${PDBS}/foo`)).body as PodDisruptionBudget;
+    expect(pdb.status?.disruptionsAllowed).toBe(0);
+    expect(pdb.status?.disruptedPods).toEqual({ 'foo-1': '2025-01-01T00:00:00Z' });
+    expect(pdb.status?.conditions).toEqual([
       {
         type: 'DisruptionAllowed',
         status: 'False',
@@ -298,14 +300,14 @@ describe('the budget and the pod written (TestEvictionPDBStatus, TestAddConditio
       },
     ]);
     // Written as kube-apiserver's loopback client writes it.
-    expect(pdb.metadata.managedFields.map((f: Doc) => [f.manager, f.operation, f.subresource])).toContainEqual([
+    expect((pdb.metadata?.managedFields ?? []).map((f) => [f.manager, f.operation, f.subresource])).toContainEqual([
       'kube-apiserver',
       'Update',
       'status',
     ]);
-    const pod = (await s.json('GET', `${PODS}/foo-1`)).body as Doc;
-    expect(pod.metadata.deletionTimestamp).toBeDefined();
-    expect(pod.status.conditions).toContainEqual({
+    const pod = (await s.json('GET', `${PODS}/foo-1`)).body as Pod;
+    expect(pod.metadata?.deletionTimestamp).toBeDefined();
+    expect(pod.status?.conditions).toContainEqual({
       type: 'DisruptionTarget',
       status: 'True',
       lastProbeTime: null,
@@ -334,9 +336,9 @@ describe('the budget and the pod written (TestEvictionPDBStatus, TestAddConditio
       ],
     });
     expect((await evict(s, 'foo-1')).status).toBe(201);
-    const pdb = (await s.json('GET', `${PDBS}/foo`)).body as Doc;
-    expect(pdb.status.disruptionsAllowed).toBe(2);
-    expect(pdb.status.conditions[0].reason).toBe('SufficientPods');
+    const pdb = (await s.json('GET', `${PDBS}/foo`)).body as PodDisruptionBudget;
+    expect(pdb.status?.disruptionsAllowed).toBe(2);
+    expect(pdb.status?.conditions?.[0]?.reason).toBe('SufficientPods');
   });
 
   it('checks uid and resourceVersion preconditions against the latest pod: 409 with the exact message', async () => {
@@ -349,21 +351,21 @@ describe('the budget and the pod written (TestEvictionPDBStatus, TestAddConditio
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: `Operation cannot be fulfilled on Pod "p": the UID in the precondition (other) does not match the UID in record (${pod.metadata.uid}). The object might have been deleted and then recreated`,
+      message: `Operation cannot be fulfilled on Pod "p": the UID in the precondition (other) does not match the UID in record (${pod.metadata?.uid}). The object might have been deleted and then recreated`,
       reason: 'Conflict',
       details: { name: 'p', kind: 'Pod' },
       code: 409,
     });
     const rv = await evict(s, 'p', { deleteOptions: { preconditions: { resourceVersion: '1' } } });
     expect(rv.status).toBe(409);
-    expect((rv.body as Doc).message).toBe(
-      `Operation cannot be fulfilled on Pod "p": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${pod.metadata.resourceVersion}). The object might have been modified`,
+    expect((rv.body as Status).message).toBe(
+      `Operation cannot be fulfilled on Pod "p": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${pod.metadata?.resourceVersion}). The object might have been modified`,
     );
     // The right version: the condition's write moves it, and the delete follows it.
     const ok = await evict(s, 'p', {
       deleteOptions: {
         gracePeriodSeconds: 0,
-        preconditions: { uid: pod.metadata.uid, resourceVersion: pod.metadata.resourceVersion },
+        preconditions: { uid: pod.metadata?.uid, resourceVersion: pod.metadata?.resourceVersion },
       },
     });
     expect(ok.status).toBe(201);
