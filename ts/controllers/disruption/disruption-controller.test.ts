@@ -608,6 +608,45 @@ describe('DisruptionController running', () => {
     expect(await allowed(s.h)).toBe(1);
   });
 
+  it('with the eviction subresource: one disruption taken, the evicted pod no longer healthy, the next refused', async () => {
+    const s = await setup({ run: true });
+    await createPdb(s.h, { minAvailable: 1 });
+    // On a node: the eviction's delete is graceful, the pod stays marked (no kubelet finishes it).
+    await createPod(s.h, 'a', { nodeName: 'node-1' });
+    await createPod(s.h, 'b', { nodeName: 'node-1' });
+    await waitFor(async () => (await getPdb(s.h)).status?.disruptionsAllowed === 1);
+    const evict = (name: string) =>
+      s.h.server.json('POST', `/api/v1/namespaces/${NS}/pods/${name}/eviction`, {
+        apiVersion: 'policy/v1',
+        kind: 'Eviction',
+        metadata: { name },
+      });
+    expect((await evict('a')).status).toBe(201);
+    // The controller sees a deleting: it leaves disruptedPods and counts one healthy pod.
+    await waitFor(async () => {
+      const st = (await getPdb(s.h)).status;
+      return st?.currentHealthy === 1 && st.disruptedPods === undefined;
+    });
+    await verifyPdbStatus(s.h, 0, 1, 1, 2);
+    const refused = await evict('b');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({
+      message: "Cannot evict pod as it would violate the pod's disruption budget.",
+      details: {
+        causes: [
+          {
+            reason: 'DisruptionBudget',
+            message: 'The disruption budget foobar needs 1 healthy pods and has 1 currently',
+          },
+        ],
+      },
+    });
+    // The evicted pod carries the condition, and being deleted it is not stale.
+    const a = await s.h.client.get(RESOURCES.pods, NS, 'a');
+    expect(a.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.reason).toBe('EvictionByEvictionAPI');
+    expect(s.dc.nonTerminatingPodHasStaleDisruptionCondition(a)).toBeUndefined();
+  });
+
   it('sets a stale DisruptionTarget condition back to False after two minutes (TestStalePodDisruption)', async () => {
     const s = await setup({ run: true });
     const pod = await createPod(s.h, 'foo');
