@@ -203,6 +203,7 @@ export function newControllerDescriptors(): ControllerDescriptors {
                 (b) => b.group === r.group && b.version === r.version && b.resource === r.resource,
               ) ?? r,
           ),
+          customResources: true,
           onError: reportTo(ctx),
         }),
     },

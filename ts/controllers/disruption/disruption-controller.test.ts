@@ -40,10 +40,15 @@ const WATCHED: readonly ResourceType[] = [
 ];
 
 /** A controller on informers of a fresh apiserver (not run: the test syncs). */
-async function setup(options: { run?: boolean } = {}): Promise<Setup> {
+async function setup(options: { run?: boolean; customResources?: boolean } = {}): Promise<Setup> {
   const h = await harness('in-process');
   const factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
-  const dc = new DisruptionController({ factory, client: h.client, clock: h.server.clock });
+  const dc = new DisruptionController({
+    factory,
+    client: h.client,
+    clock: h.server.clock,
+    ...(options.customResources ? { customResources: true } : {}),
+  });
   running.push({ factory, dc, run: options.run ?? false });
   factory.start();
   await factory.waitForCacheSync();
@@ -309,6 +314,72 @@ describe('DisruptionController syncs (disruption_test.go)', () => {
     await s.sync();
     await verifyPdbStatus(s.h, 0, 4, 5, 10);
   });
+
+  it('maps custom kinds through their CRDs, and their scale subresource (TestScaleResource, TestScaleFinderNoResource)', async () => {
+    const s = await setup({ customResources: true });
+    const crd = (plural: string, kind: string, scale: boolean) =>
+      s.h.client.create(RESOURCES.customresourcedefinitions, undefined, {
+        metadata: { name: `${plural}.example.com` },
+        spec: {
+          group: 'example.com',
+          scope: 'Namespaced',
+          names: { plural, kind },
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: {
+                  type: 'object',
+                  properties: {
+                    spec: { type: 'object', properties: { replicas: { type: 'integer' } } },
+                    status: { type: 'object', properties: { replicas: { type: 'integer' } } },
+                  },
+                },
+              },
+              ...(scale
+                ? {
+                    subresources: {
+                      status: {},
+                      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+                    },
+                  }
+                : {}),
+            },
+          ],
+        },
+      });
+    await crd('widgets', 'Widget', true);
+    await crd('gadgets', 'Gadget', false);
+    const crds = s.factory.informerFor(RESOURCES.customresourcedefinitions);
+    await eventually(
+      () =>
+        crds
+          .lister()
+          .list()
+          .filter((c) => (c.status?.conditions ?? []).some((x) => x.type === 'Established' && x.status === 'True'))
+          .length === 2,
+      5000,
+    );
+    const widgets = { group: 'example.com', version: 'v1', resource: 'widgets' };
+    const widget = await s.h.client.create<KubeObject>(widgets, NS, {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w' },
+      spec: { replicas: 10 },
+    } as KubeObject);
+    await createPdb(s.h, { maxUnavailable: 5 });
+    for (let i = 0; i < 4; i++)
+      await createPod(s.h, `pod-${i}`, { owner: ownerRef(widget, 'example.com/v1', 'Widget') });
+    await s.sync();
+    // replicas − pods (6) is not below maxUnavailable (5): nothing allowed.
+    await verifyPdbStatus(s.h, 0, 4, 5, 10);
+    // A kind whose CRD declares no scale subresource.
+    await expect(
+      s.dc.getScaleController({ apiVersion: 'example.com/v1', kind: 'Gadget', name: 'g', uid: 'u' }, NS),
+    ).rejects.toThrow('gadgets.example.com does not implement the scale subresource');
+  }, 15_000);
 
   it('refuses a reference to a kind without scale (TestScaleFinderNoResource)', async () => {
     const s = await setup();

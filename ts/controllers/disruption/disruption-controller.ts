@@ -31,6 +31,7 @@ import {
 import { BUILTIN_RESOURCES, type GroupVersionResource, type ResourceType } from '../../api/resources.js';
 import { isConflict, isNotFound } from '../../api/status.js';
 import { rfc3339 } from '../../api/time.js';
+import type { CustomResourceDefinition } from '../../api/types/apiextensions/v1.js';
 import type { Pod } from '../../api/types/core/v1.js';
 import type { IntOrString } from '../../api/types/intstr.js';
 import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from '../../api/types/policy/v1.js';
@@ -80,6 +81,11 @@ export interface DisruptionControllerOptions {
    * serve `scale`.
    */
   resources?: readonly (ResourceType & { subresources?: readonly string[] })[];
+  /**
+   * Map the kinds of Established CustomResourceDefinitions too (from the shared CRD informer), as
+   * kube-controller-manager's discovery RESTMapper does: their scale subresource serves the finder.
+   */
+  customResources?: boolean;
   /** How long a pod's DisruptionTarget condition may stay True without a deletion (default 2 min). */
   stalePodDisruptionTimeoutMs?: number;
   /** A failed sync (utilruntime.HandleError): its error and key. */
@@ -164,6 +170,7 @@ export class DisruptionController implements Controller {
   private readonly replicaSets;
   private readonly deployments;
   private readonly statefulSets;
+  private readonly crds: SharedIndexInformer<CustomResourceDefinition> | undefined;
   /** PDB keys to sync. */
   private readonly queue: WorkQueue<string>;
   /** PDB keys to sync again when their earliest disruptedPods entry expires. */
@@ -213,6 +220,8 @@ export class DisruptionController implements Controller {
     handlers.add(this.replicaSets, {});
     handlers.add(this.deployments, {});
     handlers.add(this.statefulSets, {});
+    this.crds = options.customResources ? factory.informerFor(RESOURCES.customresourcedefinitions) : undefined;
+    if (this.crds !== undefined) handlers.add(this.crds, {});
 
     this.onError = options.onError ?? (() => {});
     this.workers = new Workers({
@@ -354,7 +363,9 @@ export class DisruptionController implements Controller {
     namespace: string,
   ): Promise<ControllerAndScale | undefined> {
     const gv = parseGroupVersion(ref.apiVersion);
-    const mapping = this.resources.find((r) => r.group === gv.group && r.version === gv.version && r.kind === ref.kind);
+    const mapping =
+      this.resources.find((r) => r.group === gv.group && r.version === gv.version && r.kind === ref.kind) ??
+      this.customMapping(gv.group, gv.version, ref.kind);
     if (mapping === undefined) {
       // meta.NoKindMatchError with the one version searched.
       const version = gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
@@ -375,6 +386,32 @@ export class DisruptionController implements Controller {
       }
       return undefined;
     }
+  }
+
+  /**
+   * RESTMapping of a custom kind: the Established CRD of `group` whose accepted kind it is, at a
+   * served `version`; it implements scale when that version declares the subresource.
+   */
+  private customMapping(
+    group: string,
+    version: string,
+    kind: string,
+  ): (ResourceType & { subresources: readonly string[] }) | undefined {
+    for (const crd of this.crds?.lister().list() ?? []) {
+      const established = (crd.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
+      if (!established || crd.spec?.group !== group || crd.status?.acceptedNames?.kind !== kind) continue;
+      const served = (crd.spec?.versions ?? []).find((v) => v.name === version && v.served === true);
+      if (served === undefined) continue;
+      return {
+        group,
+        version,
+        resource: crd.status?.acceptedNames?.plural ?? '',
+        kind,
+        namespaced: crd.spec?.scope === 'Namespaced',
+        subresources: served.subresources?.scale === undefined ? [] : ['scale'],
+      };
+    }
+    return undefined;
   }
 
   // --- the sync ---
