@@ -10,6 +10,8 @@
  *
  *   const manager = new ControllerManager(newControllerDescriptors(), ctx);
  */
+import { BUILTIN_RESOURCES } from '../api/resources.js';
+import { DisruptionController } from './disruption/disruption-controller.js';
 import type { ControllerContext } from './framework/context.js';
 import { type ControllerDescriptor, ControllerDescriptors } from './framework/manager.js';
 import * as names from './framework/names.js';
@@ -63,8 +65,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   { name: names.DEPLOYMENT_CONTROLLER, aliases: ['deployment'] },
   // autoscaling.go
   { name: names.HORIZONTAL_POD_AUTOSCALER_CONTROLLER, aliases: ['horizontalpodautoscaling'] },
-  // policy.go
-  { name: names.DISRUPTION_CONTROLLER, aliases: ['disruption'] },
   // apps.go
   { name: names.STATEFUL_SET_CONTROLLER, aliases: ['statefulset'] },
   // batch.go
@@ -214,6 +214,25 @@ export function newControllerDescriptors(): ControllerDescriptors {
           ...(ctx.options.concurrentReplicaSetSyncs === undefined
             ? {}
             : { workers: ctx.options.concurrentReplicaSetSyncs }),
+          onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: names.DISRUPTION_CONTROLLER,
+      aliases: ['disruption'],
+      // policy.go newDisruptionControllerDescriptor: the scale finder maps kinds over the served resources.
+      init: async (ctx) =>
+        new DisruptionController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('disruption-controller'),
+          clock: ctx.clock,
+          resources: ctx.resources.map(
+            (r) =>
+              BUILTIN_RESOURCES.find(
+                (b) => b.group === r.group && b.version === r.version && b.resource === r.resource,
+              ) ?? r,
+          ),
+          customResources: true,
           onError: reportTo(ctx),
         }),
     },

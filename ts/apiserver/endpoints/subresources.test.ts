@@ -355,7 +355,7 @@ describe('pods/eviction', () => {
   });
 
   it('answers a missing pod with 404, a name mismatch with 400, a failed precondition with 409, storing nothing', async () => {
-    const { json, storage } = await testServer();
+    const { json, storage, clock } = await testServer();
     await json('POST', PODS, pod('p'));
     const rev = await storage.currentRevision();
     const missing = await json('POST', `${PODS}/nope/eviction`, eviction('nope'));
@@ -364,11 +364,22 @@ describe('pods/eviction', () => {
     const mismatch = await json('POST', `${PODS}/p/eviction`, eviction('q'));
     expect(mismatch.status).toBe(400);
     expect(mismatch.body).toMatchObject({ message: 'name in URL does not match name in Eviction object' });
-    const stale = await json(
+    // A Pending pod is deleted without a PDB check; its conflict is retried (EvictionsRetry: 20
+    // tries 500 ms apart) before it is answered.
+    let settled = false;
+    const answer = json(
       'POST',
       `${PODS}/p/eviction`,
       eviction('p', { deleteOptions: { preconditions: { uid: 'other' } } }),
     );
+    void answer.finally(() => {
+      settled = true;
+    });
+    for (let i = 0; i < 40 && !settled; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+      clock.advance(500);
+    }
+    const stale = await answer;
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ reason: 'Conflict' });
     const dry = await json('POST', `${PODS}/p/eviction?dryRun=All`, eviction('p'));
