@@ -401,8 +401,7 @@ export function isRollingUpdate(d: RO<Deployment>): boolean {
 export function maxUnavailable(d: RO<Deployment>): number {
   const replicas = specReplicas(d);
   if (!isRollingUpdate(d) || replicas === 0) return 0;
-  const ru = d.spec?.strategy?.rollingUpdate;
-  const [, unavailable] = resolveFenceposts(ru?.maxSurge, ru?.maxUnavailable, replicas);
+  const [, unavailable] = fencepostsOrZero(d, replicas);
   return Math.min(unavailable, replicas);
 }
 
@@ -415,9 +414,18 @@ export function minAvailable(d: RO<Deployment>): number {
 /** MaxSurge: 0 unless rolling. */
 export function maxSurge(d: RO<Deployment>): number {
   if (!isRollingUpdate(d)) return 0;
-  const ru = d.spec?.strategy?.rollingUpdate;
-  const [surge] = resolveFenceposts(ru?.maxSurge, ru?.maxUnavailable, specReplicas(d));
+  const [surge] = fencepostsOrZero(d, specReplicas(d));
   return surge;
+}
+
+/** MaxSurge's and MaxUnavailable's call: Go drops ResolveFenceposts' error, whose values are then 0. */
+function fencepostsOrZero(d: RO<Deployment>, replicas: number): [number, number] {
+  const ru = d.spec?.strategy?.rollingUpdate;
+  try {
+    return resolveFenceposts(ru?.maxSurge, ru?.maxUnavailable, replicas);
+  } catch {
+    return [0, 0];
+  }
 }
 
 /** Go's math.Round: half away from zero (JS Math.round goes half up). */
