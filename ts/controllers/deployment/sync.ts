@@ -96,7 +96,8 @@ export function deploymentApi(client: Client): DeploymentApi {
       await client.delete(RESOURCES.replicasets, namespace, name);
     },
     async patchReplicaSet(namespace, name, data) {
-      await client.patch(RESOURCES.replicasets, namespace, name, 'strategic', data);
+      // The client serializes the body itself.
+      await client.patch(RESOURCES.replicasets, namespace, name, 'strategic', JSON.parse(data) as unknown);
     },
     getDeployment: (namespace, name) => client.get(RESOURCES.deployments, namespace, name),
     updateDeployment: (d) => client.update(RESOURCES.deployments, d.metadata?.namespace, d),
