@@ -468,6 +468,24 @@ describe('DeploymentController', () => {
     expect((await setsOf(h, 'rel'))[0]?.metadata?.name).toBe(`rel-${computeHash(d.spec?.template, 1)}`);
   });
 
+  it('a Deployment being deleted only has its status synced (no rollout)', async () => {
+    const h = await harness('in-process');
+    const d = deployment('gone', 1);
+    d.metadata = { ...d.metadata, finalizers: ['example.com/hold'] };
+    await h.client.create(RESOURCES.deployments, NS, d);
+    await start(h);
+    await until(h, async () => (await setsOf(h, 'gone')).length === 1);
+    await h.client.delete(RESOURCES.deployments, NS, 'gone');
+    await updateD(h, 'gone', setImage('nginx:2'));
+    const generation = (await getD(h, 'gone')).metadata?.generation;
+    await until(h, async () => (await getD(h, 'gone')).status?.observedGeneration === generation);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await sizes(h, 'gone')).toEqual({ 'nginx:1': 1 });
+    await updateD(h, 'gone', (x) => {
+      if (x.metadata) x.metadata.finalizers = [];
+    });
+  });
+
   it('the apiserver refuses a Deployment whose selector does not match its template, or is empty', async () => {
     const h = await harness('in-process');
     const bad = deployment('bad', 1);
