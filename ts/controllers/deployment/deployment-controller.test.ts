@@ -325,6 +325,37 @@ describe('DeploymentController', () => {
     await until(h, async () => condition(await getD(h, 're'), 'Progressing')?.reason === 'NewReplicaSetAvailable');
   });
 
+  it('Recreate: an old pod still running holds the new set back until it is deleted', async () => {
+    const h = await harness('in-process');
+    await h.client.create(RESOURCES.deployments, NS, deployment('hold', 1, { strategy: { type: 'Recreate' } }));
+    await start(h);
+    await settlesTo(h, 'hold', { 'nginx:1': 1 });
+    const [old] = await setsOf(h, 'hold');
+    await h.client.create(RESOURCES.pods, NS, {
+      metadata: {
+        name: 'hold-pod',
+        labels: { ...(old?.spec?.template?.metadata?.labels ?? {}) },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            name: old?.metadata?.name ?? '',
+            uid: old?.metadata?.uid ?? '',
+            controller: true,
+          },
+        ],
+      },
+      spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
+    });
+    await updateD(h, 'hold', setImage('nginx:2'));
+    await settlesTo(h, 'hold', { 'nginx:1': 0 });
+    // The set reports no replicas, but its pod is still there (Pending counts as running).
+    await setStatus(h, old?.metadata?.name ?? '', 0);
+    await settlesTo(h, 'hold', { 'nginx:1': 0 });
+    await h.client.delete(RESOURCES.pods, NS, 'hold-pod', { gracePeriodSeconds: 0 });
+    await settlesTo(h, 'hold', { 'nginx:1': 0, 'nginx:2': 1 });
+  });
+
   it('Progressing turns False ProgressDeadlineExceeded once the deadline passes on the clock', async () => {
     const h = await harness('in-process');
     await h.client.create(RESOURCES.deployments, NS, deployment('slow', 1, { progressDeadlineSeconds: 30 }));

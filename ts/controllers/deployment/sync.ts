@@ -122,11 +122,9 @@ export interface SyncContext {
 export type MaybeRS = RO<ReplicaSet> | undefined;
 
 /** An event on the Deployment, with its kind so the involvedObject names it. */
-function eventf(dc: SyncContext, d: RO<Deployment>, type: EventType, reason: string, message: string): void {
+export function eventf(dc: SyncContext, d: RO<Deployment>, type: EventType, reason: string, message: string): void {
   dc.recorder.record({ ...d, kind: 'Deployment', apiVersion: 'apps/v1' } as ObjectWithMeta, type, reason, message);
 }
-
-export { eventf };
 
 /** syncStatusOnly: a Deployment being deleted only has its status kept up. */
 export async function syncStatusOnly(dc: SyncContext, d: Deployment, rsList: RO<ReplicaSet>[]): Promise<void> {
