@@ -11,8 +11,8 @@ import { eventf, getAllReplicaSetsAndSyncRevision, type SyncContext } from './sy
 import {
   DEPRECATED_ROLLBACK_TO,
   equalIgnoreHash,
+  getRollbackTo,
   lastRevision,
-  parseGoInt,
   type RO,
   ROLLBACK_DONE,
   ROLLBACK_REVISION_NOT_FOUND,
@@ -84,9 +84,5 @@ async function updateDeploymentAndClearRollbackTo(dc: SyncContext, d: Deployment
   await dc.api.updateDeployment(d);
 }
 
-/** getRollbackTo: the revision the annotation asks for, or undefined when none or not a number. */
-export function getRollbackTo(d: RO<Deployment>): number | undefined {
-  const v = d.metadata?.annotations?.[DEPRECATED_ROLLBACK_TO] ?? '';
-  if (v === '') return undefined;
-  return parseGoInt(v);
-}
+// Go has it here; it lives in util so that sync.ts can read it without an import cycle.
+export { getRollbackTo };

@@ -24,7 +24,6 @@ import { RESOURCES } from '../../client/resources.js';
 import type { Clock } from '../../sim/clock.js';
 import type { Logger } from '../../sim/logger.js';
 import { getControllerOf, type ObjectWithMeta } from '../framework/controller-ref-manager.js';
-import { getRollbackTo } from './rollback.js';
 import {
   DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY,
   DEPLOYMENT_AVAILABLE,
@@ -43,6 +42,7 @@ import {
   getReadyReplicaCountForReplicaSets,
   getReplicaCountForReplicaSets,
   getReplicaSetProportion,
+  getRollbackTo,
   hasProgressDeadline,
   hasRevisionHistoryLimit,
   isRollingUpdate,

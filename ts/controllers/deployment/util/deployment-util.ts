@@ -734,3 +734,13 @@ export function hasRevisionHistoryLimit(d: RO<Deployment>): boolean {
   const l = d.spec?.revisionHistoryLimit;
   return l !== undefined && l !== MAX_INT32;
 }
+
+/**
+ * getRollbackTo (rollback.go): the revision the deprecated rollback annotation asks for, or
+ * undefined when there is none or it is not a number.
+ */
+export function getRollbackTo(d: RO<Deployment>): number | undefined {
+  const v = d.metadata?.annotations?.[DEPRECATED_ROLLBACK_TO] ?? '';
+  if (v === '') return undefined;
+  return parseGoInt(v);
+}
