@@ -517,6 +517,31 @@ describe('DeploymentController', () => {
     });
   });
 
+  it('an orphan added while running is adopted; a deleted set is made again', async () => {
+    const h = await harness('in-process');
+    await h.client.create(RESOURCES.deployments, NS, deployment('late', 1));
+    await start(h);
+    await until(h, async () => (await setsOf(h, 'late')).length === 1);
+    // An old-template orphan matching the selector: adopted as an old set, and scaled down.
+    await h.client.create(RESOURCES.replicasets, NS, {
+      metadata: { name: 'late-orphan', labels: { app: 'late' } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'late' } },
+        template: { metadata: { labels: { app: 'late' } }, spec: { containers: [{ name: 'c', image: 'nginx:0' }] } },
+      },
+    });
+    await until(h, async () => (await setsOf(h, 'late')).length === 2);
+    await allReady(h, 'late');
+    await settlesTo(h, 'late', { 'nginx:0': 0, 'nginx:1': 1 });
+    const current = (await setsOf(h, 'late')).find((r) => r.metadata?.name !== 'late-orphan');
+    await h.client.delete(RESOURCES.replicasets, NS, current?.metadata?.name ?? '');
+    await until(h, async () => {
+      const again = (await setsOf(h, 'late')).find((r) => r.metadata?.name === current?.metadata?.name);
+      return again !== undefined && again.metadata?.uid !== current?.metadata?.uid;
+    });
+  });
+
   it('the apiserver refuses a Deployment whose selector does not match its template, or is empty', async () => {
     const h = await harness('in-process');
     const bad = deployment('bad', 1);
