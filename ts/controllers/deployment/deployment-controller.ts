@@ -13,6 +13,12 @@
  * Deployment's key (a pod only when it is deleted, and only for Recreate Deployments whose pods
  * are all gone). A key failing 15 times in a row is dropped (maxRetries); one refused because its
  * namespace is terminating is forgotten.
+ *
+ * Differences: the pod-template-hash is computed from the template's JSON (util/hash.ts), so its
+ * value differs from Kubernetes' for the same template; Semantic.DeepEqual of templates reads
+ * absent, null, [] and {} alike but compares quantities as text; the live ReplicaSet list of a
+ * pod deletion runs after the handler returns (Go's blocks the handler); the controller owns its
+ * EventRecorder (flushed by stop()); a key dropped after maxRetries goes to onError.
  */
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../../api/status.js';
 import type { Deployment, ReplicaSet } from '../../api/types/apps/v1.js';
@@ -52,8 +58,7 @@ import {
 } from './sync.js';
 import { deploymentSelector, getDeploymentsForReplicaSet, type RO } from './util/deployment-util.js';
 
-// cmd/kube-controller-manager/app/options/deploymentcontroller.go (config/v1alpha1 defaults.go):
-// --concurrent-deployment-syncs 5.
+// pkg/controller/deployment/config/v1alpha1/defaults.go: --concurrent-deployment-syncs 5.
 export const DEFAULT_WORKERS = 5;
 // deployment_controller.go: maxRetries, the failures after which a key is dropped.
 export const MAX_RETRIES = 15;
