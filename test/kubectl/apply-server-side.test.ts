@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKubectl, UpCluster } from '../testing/up.js';
+import { deploymentSettled } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
 const ok = (input: string | undefined, ...args: string[]): string => {
@@ -43,8 +44,10 @@ describe.skipIf(!hasKubectl)('kubectl apply --server-side against kubewasm up', 
   beforeAll(() => cluster.start(), 60_000);
   afterAll(() => cluster.dispose());
 
-  it('creates, then re-applies without a change', () => {
+  it('creates, then re-applies without a change', async () => {
     expect(ok(manifest(2), 'apply', '--server-side', '-f', '-')).toBe('deployment.apps/web serverside-applied\n');
+    // The deployment-controller's status writes come first; then nothing writes but kubectl.
+    await deploymentSettled(cluster, 'web');
     const rv = ok(undefined, 'get', 'deployment', 'web', '-o', 'jsonpath={.metadata.resourceVersion}');
     expect(ok(manifest(2), 'apply', '--server-side', '-f', '-')).toBe('deployment.apps/web serverside-applied\n');
     expect(ok(undefined, 'get', 'deployment', 'web', '-o', 'jsonpath={.metadata.resourceVersion}')).toBe(rv);
@@ -93,8 +96,10 @@ describe.skipIf(!hasKubectl)('kubectl apply --server-side against kubewasm up', 
       metadata: { managedFields: { manager: string; operation: string; subresource?: string; fieldsV1: unknown }[] };
     };
     const byName = managers.metadata.managedFields.map((e) => `${e.manager}/${e.operation}/${e.subresource ?? ''}`);
-    // The scaler lost its only field, so its entry is gone.
-    expect(byName).toEqual(['kubectl/Apply/']);
+    // The scaler lost its only field, so its entry is gone; the deployment-controller's annotation
+    // and status writes are its own.
+    expect(byName.filter((m) => !m.startsWith('kube-controller-manager/'))).toEqual(['kubectl/Apply/']);
+    expect(byName).toContain('kube-controller-manager/Update/status');
   });
 
   it('an image change applied again updates only what changed; a field dropped from the manifest is removed', () => {
@@ -114,7 +119,8 @@ describe.skipIf(!hasKubectl)('kubectl apply --server-side against kubewasm up', 
     expect(ok(undefined, 'get', 'deployment', 'web', '-o', 'jsonpath={.spec.minReadySeconds}')).toBe('');
   });
 
-  it('--dry-run=server and kubectl diff --server-side change nothing', () => {
+  it('--dry-run=server and kubectl diff --server-side change nothing', async () => {
+    await deploymentSettled(cluster, 'web');
     const rv = ok(undefined, 'get', 'deployment', 'web', '-o', 'jsonpath={.metadata.resourceVersion}');
     expect(ok(manifest(3, 'nginx:1.28'), 'apply', '--server-side', '--dry-run=server', '-f', '-')).toBe(
       'deployment.apps/web serverside-applied (server dry run)\n',

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKubectl, KUBECTL, UpCluster } from '../testing/up.js';
+import { deploymentSettled } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
@@ -82,15 +83,17 @@ describe.skipIf(!hasKubectl)('kubectl against kubewasm up', () => {
     expect(table).toMatch(/^NAME\s+DATA\s+AGE\ncm1\s+1\s+\d+s\n$/);
   });
 
-  it('applies a Deployment with default (server-side Strict) validation', () => {
+  it('applies a Deployment with default (server-side Strict) validation', async () => {
     const file = join(root, 'deploy.yaml');
     writeFileSync(file, DEPLOYMENT);
     const apply = kubectl('apply', '-f', file);
     expect(apply.stderr).toBe('');
     expect(apply.stdout).toBe('deployment.apps/web created\n');
     expect(kubectl('apply', '-f', file).stdout).toBe('deployment.apps/web unchanged\n');
+    // The deployment-controller makes its ReplicaSet and two pods, unready without a kubelet.
+    await deploymentSettled(cluster, 'web');
     const get = kubectl('get', 'deploy').stdout;
-    expect(get).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/2\s+0\s+0\s+\d+s\n$/);
+    expect(get).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/2\s+2\s+0\s+\d+s\n$/);
     // A changed manifest: kubectl sends a strategic merge patch.
     writeFileSync(file, DEPLOYMENT.replace('replicas: 2', 'replicas: 3').replace('nginx:1.27', 'nginx:1.28'));
     expect(kubectl('apply', '-f', file).stdout).toBe('deployment.apps/web configured\n');
@@ -128,6 +131,8 @@ describe.skipIf(!hasKubectl)('kubectl against kubewasm up', () => {
       spec: { replicas: 5 },
       status: { selector: 'app=web' },
     });
+    // The controller's status writes for the new count are done before the refused one is tried.
+    await deploymentSettled(cluster, 'web');
     const before = kubectl('get', 'deploy', 'web', '-o', 'jsonpath={.metadata.resourceVersion}').stdout;
     const neg = await https(
       'PATCH',

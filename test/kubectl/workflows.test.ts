@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKubectl, UpCluster } from '../testing/up.js';
+import { deploymentSettled } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
@@ -129,9 +130,16 @@ describe.skipIf(!hasKubectl)('kubectl workflows against kubewasm up', () => {
     expect(ns).toContain('No resource quota.');
     expect(ns).toContain('No LimitRange resource.');
 
+    // Its template changed three times with no pod ever ready (no kubelet): a rollout that stays
+    // stuck, how far it got depending on when the controller saw each template.
+    await deploymentSettled(cluster, 'cart', 'shop');
     const deploy = ok('describe', 'deployment', 'cart', '-n', 'shop');
-    expect(deploy).toMatch(/^Replicas:\s+3 desired \| 0 updated \| 0 total \| 0 available \| 0 unavailable$/m);
+    expect(deploy).toMatch(/^Replicas:\s+3 desired \| \d+ updated \| \d+ total \| 0 available \| \d+ unavailable$/m);
     expect(deploy).toMatch(/^StrategyType:\s+RollingUpdate$/m);
+    expect(deploy).toMatch(/^NewReplicaSet:\s+cart-[bcdfghjklmnpqrstvwxz2456789]+ \(\d+\/\d+ replicas created\)$/m);
+    expect(deploy).toMatch(
+      /Normal\s+ScalingReplicaSet\s+\S+\s+deployment-controller\s+Scaled up replica set cart-\S+ from 0 to \d+/,
+    );
   }, 30_000);
 
   it('deletes objects, and a missing one is a NotFound error', () => {

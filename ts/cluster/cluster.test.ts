@@ -121,11 +121,18 @@ describe('createCluster', () => {
   it('runs only the controllers --controllers enables', async () => {
     const { cluster, watches } = await start({
       controllerManager: {
-        controllers: ['*', '-garbage-collector-controller', '-resourcequota-controller', '-disruption-controller'],
+        controllers: [
+          '*',
+          '-garbage-collector-controller',
+          '-resourcequota-controller',
+          '-disruption-controller',
+          '-deployment-controller',
+        ],
       },
     });
     expect(cluster.controllers).not.toContain('garbage-collector-controller');
-    // Without the garbage collector, the quota and the disruption controllers nobody watches deployments.
+    // Without the garbage collector, the quota, the disruption and the deployment controllers nobody
+    // watches deployments.
     expect(watches.has('/registry/deployments/')).toBe(false);
     await cluster.client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'team-a' } });
     let account: string | undefined;

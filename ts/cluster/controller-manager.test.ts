@@ -107,10 +107,12 @@ describe('the controller manager’s controllers', () => {
       '-garbage-collector-controller',
       '-resourcequota-controller',
       '-disruption-controller',
+      '-deployment-controller',
     ]);
     await starting;
     await eventually(() => watches.has('/api/v1/namespaces') && watches.has('/api/v1/serviceaccounts'), 5000);
-    // Without the garbage collector, the quota and the disruption controllers nobody watches deployments.
+    // Without the garbage collector, the quota, the disruption and the deployment controllers nobody
+    // watches deployments.
     expect(watches.has('/apis/apps/v1/deployments')).toBe(false);
     expect(watches.get('/api/v1/namespaces')).toBe(1);
     // The serviceaccount controller ran: team-a has its default ServiceAccount.

@@ -11,11 +11,13 @@
  *   const manager = new ControllerManager(newControllerDescriptors(), ctx);
  */
 import { BUILTIN_RESOURCES } from '../api/resources.js';
+import { DeploymentController } from './deployment/deployment-controller.js';
 import { DisruptionController } from './disruption/disruption-controller.js';
 import type { ControllerContext } from './framework/context.js';
 import { type ControllerDescriptor, ControllerDescriptors } from './framework/manager.js';
 import * as names from './framework/names.js';
 import {
+  DEPLOYMENT_CONTROLLER,
   GARBAGE_COLLECTOR_CONTROLLER,
   JOB_CONTROLLER,
   NAMESPACE_CONTROLLER,
@@ -62,7 +64,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   { name: names.DAEMON_SET_CONTROLLER, aliases: ['daemonset'] },
   // batch.go
   // apps.go
-  { name: names.DEPLOYMENT_CONTROLLER, aliases: ['deployment'] },
   // autoscaling.go
   { name: names.HORIZONTAL_POD_AUTOSCALER_CONTROLLER, aliases: ['horizontalpodautoscaling'] },
   // apps.go
@@ -200,6 +201,22 @@ export function newControllerDescriptors(): ControllerDescriptors {
             : { terminatedPodThreshold: ctx.options.terminatedPodGCThreshold }),
           clock: ctx.clock,
           onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: DEPLOYMENT_CONTROLLER,
+      aliases: ['deployment'],
+      // apps.go startDeploymentController.
+      init: async (ctx) =>
+        new DeploymentController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('deployment-controller'),
+          clock: ctx.clock,
+          ...(ctx.options.concurrentDeploymentSyncs === undefined
+            ? {}
+            : { workers: ctx.options.concurrentDeploymentSyncs }),
+          onError: reportTo(ctx),
+          logger: ctx.logger,
         }),
     },
     {
