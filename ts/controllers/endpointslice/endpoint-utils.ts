@@ -59,6 +59,16 @@ export const isDeleting = (obj: { readonly metadata?: { readonly deletionTimesta
   (obj.metadata?.deletionTimestamp ?? null) !== null;
 
 /**
+ * spec.selector, undefined for none. An empty one is none too: Kubernetes' apiserver never hands
+ * out an empty map (omitempty drops it, so the controllers' `Selector == nil` holds), while
+ * kubewasm's keeps `selector: {}` — read as Kubernetes would receive it.
+ */
+export function serviceSelector(svc: ReadonlyService): Readonly<Record<string, string>> | undefined {
+  const selector = svc.spec?.selector;
+  return selector === undefined || Object.keys(selector).length === 0 ? undefined : selector;
+}
+
+/**
  * GetPodServiceMemberships: the keys of the services in the pod's namespace whose selector matches
  * its labels; services without a selector select nothing.
  */
@@ -66,8 +76,9 @@ export function podServiceMemberships(services: Lister<Service>, pod: ReadonlyPo
   const set = new Set<string>();
   const labels = pod.metadata?.labels ?? {};
   for (const svc of services.byNamespace(pod.metadata?.namespace ?? '').list()) {
-    if (svc.spec?.selector === undefined) continue;
-    if (selectorFromSet(svc.spec.selector).matches(labels)) set.add(objectKey(svc));
+    const selector = serviceSelector(svc);
+    if (selector === undefined) continue;
+    if (selectorFromSet(selector).matches(labels)) set.add(objectKey(svc));
   }
   return set;
 }

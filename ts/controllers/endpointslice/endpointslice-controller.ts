@@ -41,7 +41,7 @@ import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
 import { ENDPOINT_SLICE_CONTROLLER } from '../framework/names.js';
 import { Registrations, Workers } from '../framework/workers.js';
-import { isDeleting, podServiceMemberships, servicesToUpdateOnPodChange } from './endpoint-utils.js';
+import { isDeleting, podServiceMemberships, serviceSelector, servicesToUpdateOnPodChange } from './endpoint-utils.js';
 import { EndpointSliceTracker, StaleInformerCacheError } from './endpointslice-tracker.js';
 import { Reconciler } from './reconciler.js';
 import { TriggerTimeTracker } from './trigger-time-tracker.js';
@@ -248,7 +248,7 @@ export class EndpointSliceController implements Controller {
     }
     if (service.spec?.type === 'ExternalName') return;
     // No selector: its endpoints are someone else's (the apiserver's, for `kubernetes`).
-    const selector = service.spec?.selector;
+    const selector = serviceSelector(service);
     if (selector === undefined) return;
 
     const pods = this.pods.lister().byNamespace(namespace).list(selectorFromSet(selector));
