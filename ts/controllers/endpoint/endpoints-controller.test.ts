@@ -39,12 +39,17 @@ interface Env {
   endpoints(name: string, namespace?: string): Promise<Endpoints>;
 }
 
-async function env(options: { run?: boolean } = {}): Promise<Env> {
+async function env(options: { run?: boolean; batchMs?: number } = {}): Promise<Env> {
   const h = await harness('in-process');
   for (const name of [NS, 'blah']) await h.client.create(RESOURCES.namespaces, undefined, { metadata: { name } });
   const { client, actions } = recordingClient(h.client);
   const factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
-  const c = new EndpointsController({ factory, client, clock: h.server.clock });
+  const c = new EndpointsController({
+    factory,
+    client,
+    clock: h.server.clock,
+    ...(options.batchMs === undefined ? {} : { endpointUpdatesBatchPeriodMs: options.batchMs }),
+  });
   running.push({ factory, c });
   factory.start();
   if (options.run === true) await c.run();
@@ -583,5 +588,21 @@ describe('EndpointsController running', () => {
     await waitFor(async () => (await e.endpoints('web').catch(() => undefined))?.subsets?.[0]?.addresses?.length === 1);
     await e.h.client.delete(RESOURCES.services, NS, 'web');
     await waitFor(() => notFound(() => e.endpoints('web')));
+  });
+
+  it('holds pod changes for the batch period (TestPodAddsBatching, TestPodUpdatesBatching, TestPodDeleteBatching)', async () => {
+    const e = await env({ run: true, batchMs: 5000 });
+    await createService(e.h, 'web', { selector: { foo: 'bar' }, ports: [{ port: 80, targetPort: 8080 }] });
+    await waitFor(async () => !(await notFound(() => e.endpoints('web'))));
+    await addPods(e.h, NS, 1, 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await e.endpoints('web')).subsets ?? []).toEqual([]);
+    e.h.server.clock.advance(5000);
+    await waitFor(async () => (await e.endpoints('web')).subsets?.[0]?.addresses?.length === 1);
+    await e.h.client.delete(RESOURCES.pods, NS, 'pod0', { gracePeriodSeconds: 0 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await e.endpoints('web')).subsets?.[0]?.addresses?.length).toBe(1);
+    e.h.server.clock.advance(5000);
+    await waitFor(async () => ((await e.endpoints('web')).subsets ?? []).length === 0);
   });
 });

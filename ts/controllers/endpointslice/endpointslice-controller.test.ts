@@ -45,6 +45,7 @@ async function env(
     maxEndpointsPerSlice?: number;
     gc?: boolean;
     onError?: (err: unknown, key: string) => void;
+    batchMs?: number;
   } = {},
 ): Promise<Env> {
   const h = await harness('in-process');
@@ -56,6 +57,7 @@ async function env(
     client,
     clock: h.server.clock,
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.batchMs === undefined ? {} : { endpointUpdatesBatchPeriodMs: options.batchMs }),
     ...(options.maxEndpointsPerSlice === undefined ? {} : { maxEndpointsPerSlice: options.maxEndpointsPerSlice }),
   });
   const controllers: Controller[] = [c];
@@ -561,6 +563,17 @@ describe('EndpointSliceController running', () => {
     });
     await e.h.client.delete(RESOURCES.services, NS, 'web');
     await waitFor(async () => (await e.slices()).length === 0);
+  });
+
+  it('holds pod changes for the batch period (TestPodAddsBatching, TestPodUpdatesBatching)', async () => {
+    const e = await env({ run: true, batchMs: 5000 });
+    await createService(e.h, 'web');
+    await waitFor(async () => (await e.slices()).length === 1);
+    await createPod(e.h, 'pod0', running_('10.0.0.1', true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await e.slices())[0]?.endpoints).toEqual([]);
+    e.h.server.clock.advance(5000);
+    await waitFor(async () => (await e.slices())[0]?.endpoints.length === 1);
   });
 
   it('splits a large Service into slices of maxEndpointsPerSlice', async () => {
