@@ -94,6 +94,7 @@ export interface EndpointSliceControllerOptions {
 export function endpointSliceRateLimiter(clock: Clock): RateLimiter<string> {
   return new MaxOfRateLimiter<string>(
     new ItemExponentialFailureRateLimiter<string>(DEFAULT_SYNC_BACKOFF_MS, MAX_SYNC_BACKOFF_MS),
+    // endpointslice_controller.go NewController: rate.NewLimiter(rate.Limit(10), 100).
     new BucketRateLimiter<string>(10, 100, clock),
   );
 }
