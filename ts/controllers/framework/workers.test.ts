@@ -74,6 +74,39 @@ describe('Workers', () => {
     await workers.stop();
   });
 
+  it('drops a key after maxRetries failed syncs in a row, forgetting it (handleErr)', async () => {
+    const { server, factory, queue, handlers } = await setup();
+    const errors: string[] = [];
+    let attempts = 0;
+    const workers = new Workers({
+      queue,
+      handlers: new Registrations(),
+      sync: async (key) => {
+        if (key !== 'x') return;
+        attempts++;
+        throw new Error('boom');
+      },
+      onError: (err, key) => errors.push(`${key}: ${(err as Error).message} after ${queue.numRequeues(key)}`),
+      maxRetries: 2,
+    });
+    handlers.removeAll();
+    factory.start();
+    await workers.run(1);
+    queue.add('x');
+    // Tried, re-added after 5 ms, tried, re-added after 10 ms, tried: two requeues, dropped.
+    await eventually(() => attempts === 1);
+    server.clock.advance(5);
+    await eventually(() => attempts === 2);
+    server.clock.advance(10);
+    await eventually(() => attempts === 3);
+    await eventually(() => errors.length === 3);
+    expect(errors).toEqual(['x: boom after 0', 'x: boom after 1', 'x: boom after 0']);
+    server.clock.advance(1000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(attempts).toBe(3);
+    await workers.stop();
+  });
+
   it('returns from run() without workers when stopped before the caches sync', async () => {
     const { factory, namespaces, queue, handlers } = await setup();
     let syncs = 0;

@@ -61,6 +61,11 @@ export interface WorkersOptions<K> {
    * added after it and not forgotten, nor reported), or undefined for the usual path.
    */
   retryAfter?: (err: unknown, key: K) => number | undefined;
+  /**
+   * handleErr's retry budget (the endpoint controllers' maxRetries): a key that has already been
+   * re-added this many times in a row (numRequeues) is forgotten and reported, not re-added.
+   */
+  maxRetries?: number;
 }
 
 export class Workers<K> {
@@ -118,8 +123,8 @@ export class Workers<K> {
   }
 
   private worker(queue: WorkQueue<K>): Promise<void> {
-    const { sync, onError, retryAfter } = this.options;
-    if (retryAfter === undefined) return runWorker(queue, sync, onError);
+    const { sync, onError, retryAfter, maxRetries } = this.options;
+    if (retryAfter === undefined && maxRetries === undefined) return runWorker(queue, sync, onError);
     return (async () => {
       for (;;) {
         const key = await queue.get();
@@ -128,9 +133,13 @@ export class Workers<K> {
           await sync(key);
           queue.forget(key);
         } catch (err) {
-          const delay = retryAfter(err, key);
+          const delay = retryAfter?.(err, key);
           if (delay !== undefined) {
             queue.addAfter(key, delay);
+          } else if (maxRetries !== undefined && queue.numRequeues(key) >= maxRetries) {
+            // Dropped out of the queue: the next event about the key brings it back.
+            queue.forget(key);
+            onError(err, key);
           } else {
             onError(err, key);
             queue.addRateLimited(key);
