@@ -3,11 +3,12 @@
  * with the real kubectl v1.32 against `kubewasm up`: create, rollout status, the ReplicaSet and
  * its pod-template-hash, set image and the rollout, history, undo (to the last and to a given
  * revision), scale, pause and resume, restart, and a rollout that exceeds its progress deadline.
- * No kubelet runs pods yet: the test marks them Running and Ready (test/testing/workloads.ts).
+ * No kubelet runs pods yet: the scheduler binds them to a Node object the test registers, and the
+ * test marks them Running and Ready (test/testing/workloads.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKubectl, UpCluster, until } from '../testing/up.js';
-import { keepPodsReady } from '../testing/workloads.js';
+import { keepPodsReady, registerNode } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
@@ -60,6 +61,8 @@ describe.skipIf(!hasKubectl)('the Deployments page with kubectl', () => {
   let stopReady: () => Promise<void> = async () => {};
   beforeAll(async () => {
     await cluster.start();
+    // One node for the scheduler to bind the pods to; the test then plays its kubelet.
+    await registerNode(cluster, 'node-1');
     stopReady = keepPodsReady(cluster, 'default');
   }, 60_000);
   afterAll(async () => {
@@ -173,6 +176,41 @@ describe.skipIf(!hasKubectl)('the Deployments page with kubectl', () => {
         "jsonpath={.spec.template.metadata.annotations['kubectl\\.kubernetes\\.io/restartedAt']}",
       ),
     ).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  // The replaced pods stay Terminating (no kubelet finishes them): the slices list them as
+  // terminating, not ready; the Endpoints leave them out.
+  it('exposes the Deployment: its Service gets the ready pods as Endpoints and an EndpointSlice', async () => {
+    expect(ok('expose', 'deployment/nginx-deployment', '--port=80')).toBe('service/nginx-deployment exposed\n');
+    const ips = () =>
+      ok(
+        'get',
+        'endpointslices',
+        '-l',
+        'kubernetes.io/service-name=nginx-deployment',
+        '-o',
+        'jsonpath={.items[*].endpoints[?(@.conditions.ready==true)].addresses[0]}',
+      )
+        .split(' ')
+        .filter((a) => a !== '');
+    await until(() => ips().length === 10);
+    expect(
+      ok(
+        'get',
+        'endpointslices',
+        '-l',
+        'kubernetes.io/service-name=nginx-deployment',
+        '-o',
+        'jsonpath={.items[0].metadata.labels.endpointslice\\.kubernetes\\.io/managed-by} {.items[0].ports[0].port} {.items[0].addressType}',
+      ),
+    ).toBe('endpointslice-controller.k8s.io 80 IPv4');
+    const endpoints = ok('get', 'endpoints', 'nginx-deployment', '-o', 'jsonpath={.subsets[0].addresses[*].ip}').split(
+      ' ',
+    );
+    expect(endpoints.sort()).toEqual(ips().sort());
+    expect(ok('get', 'endpoints', 'nginx-deployment')).toMatch(
+      /^nginx-deployment\s+10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80,10\.244\.\d+\.\d+:80 \+ 7 more\.\.\.\s+\d+s$/m,
+    );
   });
 
   it('reports a rollout that makes no progress as ProgressDeadlineExceeded', async () => {

@@ -1,7 +1,7 @@
 /**
  * What kubectl suites need of workloads while no kubelet runs pods. The test plays the kubelet's
  * part for readiness: the pods of a
- * namespace that are not terminating (and whose readiness gates hold) are patched Running and
+ * namespace that are bound, not terminating (and whose readiness gates hold) are patched Running and
  * Ready (with a pod IP),
  * as the kubelet's status manager would report them — so Deployments, ReplicaSets and PDBs see
  * available replicas. `keepPodsReady` does it every 100 ms until stopped.
@@ -13,9 +13,12 @@ import { type UpCluster, until } from './up.js';
 
 interface PodItem {
   metadata: { name: string; deletionTimestamp?: string };
-  spec?: { readinessGates?: Array<{ conditionType: string }> };
+  spec?: { nodeName?: string; readinessGates?: Array<{ conditionType: string }> };
   status?: { conditions?: Array<{ type: string; status: string }> };
 }
+
+/** The pod IPs handed out so far (10.244.0.2 on, one per pod marked, as IPAM would not reuse them soon). */
+let podIPs = 0;
 
 /** Patches every not-yet-Ready live pod of `namespace` Running and Ready; answers how many. */
 export async function markPodsReady(cluster: UpCluster, namespace: string): Promise<number> {
@@ -23,7 +26,8 @@ export async function markPodsReady(cluster: UpCluster, namespace: string): Prom
   const pods = (JSON.parse(list.text) as { items: PodItem[] }).items;
   let marked = 0;
   for (const pod of pods) {
-    if (pod.metadata.deletionTimestamp !== undefined) continue;
+    // Only a kubelet reports a pod's status, and only for a pod bound to its node.
+    if (pod.metadata.deletionTimestamp !== undefined || (pod.spec?.nodeName ?? '') === '') continue;
     const conditions = pod.status?.conditions ?? [];
     if (conditions.some((c) => c.type === 'Ready' && c.status === 'True')) continue;
     // As the kubelet: a pod whose readiness gates are not all True is not Ready.
@@ -32,7 +36,7 @@ export async function markPodsReady(cluster: UpCluster, namespace: string): Prom
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const status = {
       phase: 'Running',
-      podIP: `10.244.0.${(marked % 250) + 2}`,
+      podIP: `10.244.${Math.floor((podIPs + 2) / 256) % 256}.${(podIPs++ + 2) % 256}`,
       conditions: [
         { type: 'Initialized', status: 'True', lastTransitionTime: now },
         { type: 'Ready', status: 'True', lastTransitionTime: now },
@@ -154,4 +158,25 @@ export async function finishPods(
     if (res.status === 200) finished++;
   }
   return finished;
+}
+
+/** A Node object with room for `pods` pods (what a kubelet would register), for the scheduler to bind to. */
+export async function registerNode(cluster: UpCluster, name: string, pods = 110): Promise<void> {
+  const node = {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+    status: {
+      capacity: { cpu: '16', memory: '64Gi', pods: String(pods) },
+      allocatable: { cpu: '16', memory: '64Gi', pods: String(pods) },
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+      ],
+    },
+  };
+  const res = await cluster.https('POST', '/api/v1/nodes', JSON.stringify(node), {
+    ...cluster.auth(),
+    'Content-Type': 'application/json',
+  });
+  if (res.status !== 201) throw new Error(`node ${name}: ${res.status} ${res.text}`);
 }

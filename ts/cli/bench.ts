@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiSuite } from '../../bench/api.js';
 import { cgroupSuite } from '../../bench/cgroup.js';
+import { controllersSuite } from '../../bench/controllers.js';
 import { formatTable, type Suite, writeResults } from '../../bench/harness.js';
 import { schedSuite } from '../../bench/sched.js';
 import { storeSuite } from '../../bench/store.js';
@@ -14,7 +15,13 @@ const RESULTS_DIR = fileURLToPath(new URL('../bench/results/', import.meta.url))
 
 export async function bench(args: string[]): Promise<number> {
   const kubewasm = await loadKubewasm();
-  const suites: Suite[] = [storeSuite(kubewasm), cgroupSuite(kubewasm), schedSuite(kubewasm), apiSuite(kubewasm)];
+  const suites: Suite[] = [
+    storeSuite(kubewasm),
+    cgroupSuite(kubewasm),
+    schedSuite(kubewasm),
+    apiSuite(kubewasm),
+    controllersSuite(kubewasm),
+  ];
   let flags: Flags;
   try {
     // Flags go to every suite; each reads the ones it knows (`--workload NAME`: bench sched;

@@ -13,11 +13,15 @@
 import { BUILTIN_RESOURCES } from '../api/resources.js';
 import { DeploymentController } from './deployment/deployment-controller.js';
 import { DisruptionController } from './disruption/disruption-controller.js';
+import { EndpointsController } from './endpoint/endpoints-controller.js';
+import { EndpointSliceController } from './endpointslice/endpointslice-controller.js';
 import type { ControllerContext } from './framework/context.js';
 import { type ControllerDescriptor, ControllerDescriptors } from './framework/manager.js';
 import * as names from './framework/names.js';
 import {
   DEPLOYMENT_CONTROLLER,
+  ENDPOINT_SLICE_CONTROLLER,
+  ENDPOINTS_CONTROLLER,
   GARBAGE_COLLECTOR_CONTROLLER,
   JOB_CONTROLLER,
   NAMESPACE_CONTROLLER,
@@ -54,9 +58,7 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   // controllermanager.go newServiceAccountTokenControllerDescriptor
   { name: names.SERVICE_ACCOUNT_TOKEN_CONTROLLER, aliases: ['serviceaccount-token'] },
   // core.go
-  { name: names.ENDPOINTS_CONTROLLER, aliases: ['endpoint'] },
   // discovery.go
-  { name: names.ENDPOINT_SLICE_CONTROLLER, aliases: ['endpointslice'] },
   { name: names.ENDPOINT_SLICE_MIRRORING_CONTROLLER, aliases: ['endpointslicemirroring'] },
   // core.go
   { name: names.REPLICATION_CONTROLLER_CONTROLLER, aliases: ['replicationcontroller'] },
@@ -199,6 +201,30 @@ export function newControllerDescriptors(): ControllerDescriptors {
           ...(ctx.options.terminatedPodGCThreshold === undefined
             ? {}
             : { terminatedPodThreshold: ctx.options.terminatedPodGCThreshold }),
+          clock: ctx.clock,
+          onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: ENDPOINTS_CONTROLLER,
+      aliases: ['endpoint'],
+      // core.go startEndpointsController.
+      init: async (ctx) =>
+        new EndpointsController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('endpoint-controller'),
+          clock: ctx.clock,
+          onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: ENDPOINT_SLICE_CONTROLLER,
+      aliases: ['endpointslice'],
+      // discovery.go startEndpointSliceController.
+      init: async (ctx) =>
+        new EndpointSliceController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('endpointslice-controller'),
           clock: ctx.clock,
           onError: reportTo(ctx),
         }),

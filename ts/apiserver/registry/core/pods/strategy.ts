@@ -10,11 +10,31 @@ import { child, isObj, type Obj } from '../../objects.js';
 import type { ResourceStrategy } from '../../strategy.js';
 import { applyPodDefaults, applyPodSpecDefaults, dropDisabledPodFields } from './defaults.js';
 
+/**
+ * The v1 ↔ internal round trip of the IPs (pkg/apis/core/v1/conversion.go
+ * Convert_v1_PodStatus_To_core_PodStatus and back): a lone podIP (hostIP) becomes the list's only
+ * entry; with a list, the single field is its first entry — so a client that writes either reads
+ * both, as controllers (EndpointSlices read podIPs) expect.
+ */
+function roundTripIPs(status: Obj, single: 'podIP' | 'hostIP', list: 'podIPs' | 'hostIPs'): void {
+  const ips = Array.isArray(status[list]) ? (status[list] as unknown[]) : [];
+  if (ips.length === 0 && typeof status[single] === 'string' && status[single] !== '') {
+    status[list] = [{ ip: status[single] }];
+    return;
+  }
+  const first = ips[0];
+  if (isObj(first) && typeof first.ip === 'string') status[single] = first.ip;
+}
+
 export const podStrategy: ResourceStrategy = {
   defaults(o) {
     const spec = child(o, 'spec');
     applyPodSpecDefaults(spec);
     applyPodDefaults(spec);
+    if (isObj(o.status)) {
+      roundTripIPs(o.status, 'podIP', 'podIPs');
+      roundTripIPs(o.status, 'hostIP', 'hostIPs');
+    }
   },
   prepareForCreate(obj, info) {
     startStatus(info, obj, { phase: 'Pending' });
