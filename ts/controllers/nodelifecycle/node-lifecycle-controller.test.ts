@@ -7,6 +7,7 @@ import type { NodeCondition, Taint } from '../../api/types/core/v1.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { eventually, type Harness, harness } from '../../client/testing/harness.js';
+import { waitFor } from '../testing/controller-runs.js';
 import {
   NOT_READY_TAINT_TEMPLATE,
   NodeLifecycleController,
@@ -405,6 +406,72 @@ describe('NodeLifecycleController (node_lifecycle_controller_test.go)', () => {
     s.h.server.clock.advance(5_000);
     await taintPass(s, ['node0', 'node1']);
     expect(await tainted()).toBe(2);
+  });
+
+  it('TestReconcileNodeLabels: the beta OS and arch labels follow the GA ones', async () => {
+    const s = await setup();
+    const cases: Array<[Record<string, string>, Record<string, string>]> = [
+      [{}, {}],
+      [{ 'kubernetes.io/os': 'linux' }, { 'kubernetes.io/os': 'linux', 'beta.kubernetes.io/os': 'linux' }],
+      [
+        { 'kubernetes.io/os': 'linux', 'beta.kubernetes.io/os': 'windows', 'kubernetes.io/arch': 'amd64' },
+        {
+          'kubernetes.io/os': 'linux',
+          'beta.kubernetes.io/os': 'linux',
+          'kubernetes.io/arch': 'amd64',
+          'beta.kubernetes.io/arch': 'amd64',
+        },
+      ],
+      [{ 'beta.kubernetes.io/os': 'linux' }, { 'beta.kubernetes.io/os': 'linux' }],
+    ];
+    let i = 0;
+    for (const [labels, want] of cases) {
+      const name = `node${i++}`;
+      await putNode(s, name, { labels });
+      await s.nlc.reconcileNodeLabels(name);
+      expect((await getNode(s, name)).metadata?.labels ?? {}).toEqual(want);
+    }
+  });
+
+  it('Test_isNodeExcludedFromDisruptionChecks: an excluded node is not counted in its zone', async () => {
+    const s = await setup();
+    const long = rfc3339(s.t0 - 3_600_000);
+    await putNode(s, 'node0', {
+      conditions: [ready('True', at(s, 0))],
+      labels: { ...ZONE1, 'node.kubernetes.io/exclude-disruption': '' },
+    });
+    await putNode(s, 'node1', { conditions: [ready('False', long)] });
+    await monitor(s, ['node0', 'node1']);
+    // Only node1 counts: the zone is fully disrupted, so no NoExecute tainting.
+    expect(s.nlc.zoneStates.get('region1:\x00:zone1')).toBe('FullDisruption');
+  });
+
+  it('TestProcessPodMarkPodNotReady: a pod bound to a node that is not Ready is marked not ready', async () => {
+    const s = await setup();
+    const long = rfc3339(s.t0 - 3_600_000);
+    await putNode(s, 'node0', { conditions: [ready('False', long)] });
+    await putNode(s, 'node1', { conditions: [ready('True', at(s, 0))] });
+    await s.nlc.run();
+    await eventually(() => s.nlc.zoneStates.get('region1:\x00:zone1') === 'Normal');
+    for (const [name, node] of [
+      ['on-not-ready', 'node0'],
+      ['on-ready', 'node1'],
+    ] as const) {
+      const pod = await s.h.client.create(RESOURCES.pods, 'default', {
+        metadata: { name },
+        spec: { containers: [{ name: 'c', image: 'x' }] },
+      });
+      await s.h.client.updateStatus(RESOURCES.pods, 'default', {
+        ...pod,
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(s, 0) }] },
+      });
+      await s.h.client.bind('default', name, node);
+    }
+    const readyOf = async (name: string) =>
+      (await s.h.client.get(RESOURCES.pods, 'default', name)).status?.conditions?.find((c) => c.type === 'Ready')
+        ?.status;
+    await waitFor(async () => (await readyOf('on-not-ready')) === 'False');
+    expect(await readyOf('on-ready')).toBe('True');
   });
 
   it('run(): the periodic monitor taints a node that stopped posting, and the node workers add NoSchedule taints', async () => {

@@ -157,18 +157,22 @@ describe('TaintEvictionController (taint_eviction_test.go)', () => {
     const s = await setup();
     await setNode(s, 'node1', [taint(1)]);
     await createPod(s, 'pod1', 'node1', [toleration(1, 1)]);
-    // Tolerations may only be added to: a second, longer toleration of the same taint.
+    // Tolerations may only be added to: a longer toleration of the same taint put first (so it is
+    // the one used), half a second later — the new trigger is later than the scheduled one, kept.
+    await advance(s, 500);
     const pod = await s.h.client.get(RESOURCES.pods, NS, 'pod1');
     await s.h.client.update(RESOURCES.pods, NS, {
       ...pod,
       spec: {
         ...pod.spec,
         containers: pod.spec?.containers ?? [],
-        tolerations: [toleration(1, 1), toleration(1, 100)],
+        tolerations: [toleration(1, 100), toleration(1, 1)],
       },
     } as Pod);
+    await eventually(() => s.factory.informerFor(RESOURCES.pods).get(NS, 'pod1')?.spec?.tolerations?.length === 2);
     await s.tec.idle();
-    await advance(s, 1_000);
+    expect(s.tec.taintEvictionQueue.getWorkerUnsafe('default/pod1')?.fireAt).toBe(s.h.server.clock.now() + 500);
+    await advance(s, 500);
     await waitFor(() => deleted(s, 'pod1'));
   });
 
