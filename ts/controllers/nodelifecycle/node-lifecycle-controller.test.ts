@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { rfc3339, rfc3339Micro } from '../../api/time.js';
 import type { NodeCondition, Taint } from '../../api/types/core/v1.js';
+import type { Client } from '../../client/client.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { eventually, type Harness, harness } from '../../client/testing/harness.js';
@@ -39,13 +40,16 @@ interface Setup {
   t0: number;
 }
 
-async function setup(options: Partial<NodeLifecycleControllerOptions> = {}): Promise<Setup> {
+async function setup(
+  options: Partial<NodeLifecycleControllerOptions> = {},
+  wrap: (client: Client) => Client = (c) => c,
+): Promise<Setup> {
   const h = await harness('in-process');
   await h.client.create(RESOURCES.namespaces, undefined, { metadata: { name: 'kube-node-lease' } });
   const factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
   const nlc = new NodeLifecycleController({
     factory,
-    client: h.client,
+    client: wrap(h.client),
     clock: h.server.clock,
     evictionLimiterQPS: TEST_QPS,
     secondaryEvictionLimiterQPS: TEST_QPS,
@@ -264,6 +268,49 @@ describe('NodeLifecycleController (node_lifecycle_controller_test.go)', () => {
     expect((await getNode(s, 'node0')).status?.conditions?.[0]?.status).toBe('Unknown');
   });
 
+  it('TestMonitorNodeHealthMarkPodsNotReadyRetry: pods that could not be marked are marked at the next pass', async () => {
+    let failPodStatus = 0;
+    // The node-controller client, with pod status writes failing while failPodStatus > 0.
+    const wrap = (client: Client): Client =>
+      new Proxy(client, {
+        get(target, prop, receiver) {
+          if (prop === 'updateStatus') {
+            return async (...args: Parameters<Client['updateStatus']>) => {
+              if (args[0] === RESOURCES.pods && failPodStatus > 0) {
+                failPodStatus--;
+                throw new Error('injected pod status failure');
+              }
+              return target.updateStatus(...args);
+            };
+          }
+          const value: unknown = Reflect.get(target, prop, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    const s = await setup({}, wrap);
+    await putNode(s, 'node0', { conditions: [ready('True', at(s, 0))] });
+    const pod = await s.h.client.create(RESOURCES.pods, 'default', {
+      metadata: { name: 'pod0' },
+      spec: { containers: [{ name: 'c', image: 'x' }], nodeName: 'node0' },
+    });
+    const withReady = await s.h.client.updateStatus(RESOURCES.pods, 'default', {
+      ...pod,
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(s, 0) }] },
+    });
+    await cachedAt(s, 'pods', 'default', 'pod0', withReady.metadata?.resourceVersion ?? '');
+    await monitor(s, ['node0']);
+    s.h.server.clock.advance(51_000);
+    failPodStatus = 1;
+    await monitor(s, ['node0']);
+    const readyOf = async () =>
+      (await s.h.client.get(RESOURCES.pods, 'default', 'pod0')).status?.conditions?.find((c) => c.type === 'Ready')
+        ?.status;
+    expect((await getNode(s, 'node0')).status?.conditions?.[0]?.status).toBe('Unknown');
+    expect(await readyOf()).toBe('True');
+    await monitor(s, ['node0']);
+    expect(await readyOf()).toBe('False');
+  });
+
   it('TestApplyNoExecuteTaints: unreachable and not-ready NoExecute taints, removed when the node is Ready again', async () => {
     const s = await setup();
     const long = rfc3339(s.t0 - 3_600_000);
@@ -282,6 +329,31 @@ describe('NodeLifecycleController (node_lifecycle_controller_test.go)', () => {
     await monitor(s, ['node0', 'node1', 'node2']);
     expect(taintKeys((await getNode(s, 'node2')).spec?.taints)).toEqual([]);
     expect(s.nlc.zoneNoExecuteTainter.get(`region1:\x00:zone1`)?.queue.has('node2')).toBe(false);
+  });
+
+  it('TestApplyNoExecuteTaintsToNodesEnqueueTwice: nodes added later are tainted; a node Ready again leaves the queue', async () => {
+    const s = await setup();
+    const long = rfc3339(s.t0 - 3_600_000);
+    const all = ['node0', 'node1', 'node2', 'node3', 'node4', 'node5'];
+    await putNode(s, 'node0', { conditions: [ready('Unknown', long)] });
+    await putNode(s, 'node1', { conditions: [ready('True', at(s, 0))] });
+    await putNode(s, 'node2', { conditions: [ready('False', long)] });
+    await monitor(s, all.slice(0, 3));
+    await monitor(s, all.slice(0, 3));
+    await taintPass(s, all.slice(0, 3));
+    expect(taintKeys((await getNode(s, 'node0')).spec?.taints)).toEqual(['node.kubernetes.io/unreachable:NoExecute']);
+    expect(taintKeys((await getNode(s, 'node2')).spec?.taints)).toEqual(['node.kubernetes.io/not-ready:NoExecute']);
+    s.h.server.clock.advance(1_000);
+    await putNode(s, 'node0', { conditions: [ready('True', at(s, 1_000))] });
+    await putNode(s, 'node3', { conditions: [ready('Unknown', long)] });
+    await putNode(s, 'node4', { conditions: [ready('True', at(s, 1_000))] });
+    await putNode(s, 'node5', { conditions: [ready('False', long)] });
+    await monitor(s, all);
+    await monitor(s, all);
+    await taintPass(s, all);
+    expect(taintKeys((await getNode(s, 'node0')).spec?.taints)).toEqual([]);
+    expect(taintKeys((await getNode(s, 'node3')).spec?.taints)).toEqual(['node.kubernetes.io/unreachable:NoExecute']);
+    expect(taintKeys((await getNode(s, 'node5')).spec?.taints)).toEqual(['node.kubernetes.io/not-ready:NoExecute']);
   });
 
   it('TestSwapUnreachableNotReadyTaints: Ready flipping between Unknown and False swaps the taints at once', async () => {
