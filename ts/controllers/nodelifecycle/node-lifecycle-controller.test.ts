@@ -480,6 +480,64 @@ describe('NodeLifecycleController (node_lifecycle_controller_test.go)', () => {
     expect(await tainted()).toBe(2);
   });
 
+  it('zone states: PartialDisruption above --large-cluster-size-threshold taints at the secondary rate; each zone on its own', async () => {
+    const s = await setup({ evictionLimiterQPS: 0.1, secondaryEvictionLimiterQPS: 0.01, largeClusterThreshold: 3 });
+    const long = rfc3339(s.t0 - 3_600_000);
+    const zone = (z: string) => ({ 'topology.kubernetes.io/region': 'r', 'topology.kubernetes.io/zone': z });
+    // Zones a and c: 3 of 4 not Ready (75 % ≥ 55 %), 4 nodes above the threshold of 3. Zone b: its one
+    // node not Ready, fully disrupted while other zones are not (so at the normal rate).
+    const nodes: Array<[string, string, NodeCondition['status']]> = [
+      ['a0', 'a', 'True'],
+      ['a1', 'a', 'False'],
+      ['a2', 'a', 'Unknown'],
+      ['a3', 'a', 'False'],
+      ['b0', 'b', 'False'],
+      ['c0', 'c', 'True'],
+      ['c1', 'c', 'False'],
+      ['c2', 'c', 'False'],
+      ['c3', 'c', 'False'],
+    ];
+    for (const [name, z, status] of nodes) {
+      await putNode(s, name, { labels: zone(z), conditions: [ready(status, status === 'True' ? at(s, 0) : long)] });
+    }
+    await monitor(
+      s,
+      nodes.map(([n]) => n),
+    );
+    const key = (z: string) => `r:\x00:${z}`;
+    expect(s.nlc.zoneStates.get(key('a'))).toBe('PartialDisruption');
+    expect(s.nlc.zoneNoExecuteTainter.get(key('a'))?.currentLimiter().qps()).toBe(Math.fround(0.01));
+    expect(s.nlc.zoneStates.get(key('b'))).toBe('FullDisruption');
+    expect(s.nlc.zoneNoExecuteTainter.get(key('b'))?.currentLimiter().qps()).toBe(Math.fround(0.1));
+    expect(s.nlc.zoneStates.get(key('c'))).toBe('PartialDisruption');
+    expect(s.nlc.zoneNoExecuteTainter.get(key('c'))?.currentLimiter().qps()).toBe(Math.fround(0.01));
+    // Two of a's not-Ready nodes Ready again: Normal, at --node-eviction-rate.
+    s.h.server.clock.advance(1_000);
+    await putNode(s, 'a1', { conditions: [ready('True', at(s, 1_000))] });
+    await putNode(s, 'a2', { conditions: [ready('True', at(s, 1_000))] });
+    await monitor(
+      s,
+      nodes.map(([n]) => n),
+    );
+    expect(s.nlc.zoneStates.get(key('a'))).toBe('Normal');
+    expect(s.nlc.zoneNoExecuteTainter.get(key('a'))?.currentLimiter().qps()).toBe(Math.fround(0.1));
+  });
+
+  it('zone states: PartialDisruption in a zone at or under --large-cluster-size-threshold stops its tainting', async () => {
+    const s = await setup({ evictionLimiterQPS: 0.1, secondaryEvictionLimiterQPS: 0.01 });
+    const long = rfc3339(s.t0 - 3_600_000);
+    const names = ['n0', 'n1', 'n2', 'n3'];
+    for (const [i, name] of names.entries()) {
+      await putNode(s, name, { conditions: [ready(i === 0 ? 'True' : 'False', i === 0 ? at(s, 0) : long)] });
+    }
+    await monitor(s, names);
+    const zone = 'region1:\x00:zone1';
+    expect(s.nlc.zoneStates.get(zone)).toBe('PartialDisruption');
+    expect(s.nlc.zoneNoExecuteTainter.get(zone)?.currentLimiter().qps()).toBe(0);
+    await taintPass(s, names);
+    for (const name of names) expect(taintKeys((await getNode(s, name)).spec?.taints)).toEqual([]);
+  });
+
   it('TestReconcileNodeLabels: the beta OS and arch labels follow the GA ones', async () => {
     const s = await setup();
     const cases: Array<[Record<string, string>, Record<string, string>]> = [
