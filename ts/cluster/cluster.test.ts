@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { rfc3339, rfc3339Micro } from '../api/time.js';
 import type { ReplicaSet } from '../api/types/apps/v1.js';
 import type { Pod } from '../api/types/core/v1.js';
 import { RESOURCES } from '../client/resources.js';
@@ -86,7 +87,7 @@ async function start(options: Partial<ClusterOptions> = {}) {
   const { storage, watches } = countingWatches(new WasmStorage({ store: kubewasm.newStore(), clock }));
   const lines: LogLine[] = [];
   running = await createCluster({ kubewasm, storage, clock, logger: recordingLogger(lines), ...options });
-  return { cluster: running, watches, lines };
+  return { cluster: running, watches, lines, clock };
 }
 
 describe('createCluster', () => {
@@ -227,6 +228,79 @@ describe('createCluster', () => {
       ),
     );
   });
+
+  it('taints a node whose lease stops being renewed, and evicts its pods after their tolerationSeconds', async () => {
+    const { cluster, clock } = await start();
+    // Two nodes with their kubelets' leases; n2's kubelet goes on renewing, n1's stops. (With one
+    // node, the whole zone would be down: the controller then assumes its own network is at fault
+    // and taints nothing NoExecute, as Kubernetes does.)
+    for (const name of ['n1', 'n2']) {
+      await cluster.client.create(RESOURCES.nodes, undefined, {
+        metadata: { name },
+        status: {
+          allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+          capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+          conditions: [
+            { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: rfc3339(clock.now()) },
+          ],
+        },
+      });
+      await cluster.client.create(RESOURCES.leases, 'kube-node-lease', {
+        metadata: { name },
+        spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: rfc3339Micro(clock.now()) },
+      });
+    }
+    const renewN2 = async () => {
+      const lease = await cluster.client.get(RESOURCES.leases, 'kube-node-lease', 'n2');
+      await cluster.client.update(RESOURCES.leases, 'kube-node-lease', {
+        ...lease,
+        spec: { ...lease.spec, renewTime: rfc3339Micro(clock.now()) },
+      });
+    };
+    const toleration = (key: string) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 });
+    await cluster.client.create(RESOURCES.pods, 'default', {
+      metadata: { name: 'short' },
+      spec: {
+        nodeName: 'n1',
+        containers: [{ name: 'c', image: 'nginx' }],
+        tolerations: [toleration('node.kubernetes.io/unreachable'), toleration('node.kubernetes.io/not-ready')],
+      },
+    });
+    const taints = async () =>
+      ((await cluster.client.get(RESOURCES.nodes, undefined, 'n1')).spec?.taints ?? []).map(
+        (t) => `${t.key}:${t.effect}`,
+      );
+    /** Moves the virtual clock a second at a time (letting the controllers act between) until `check` holds. */
+    const advanceUntil = async (check: () => Promise<boolean>, maxSeconds: number): Promise<number> => {
+      for (let s = 0; s <= maxSeconds; s++) {
+        if (await check()) return s;
+        await renewN2();
+        clock.advance(1000);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      throw new Error(`not within ${maxSeconds} s of virtual time`);
+    };
+    // Nothing renews the lease or the status: past the 50 s grace period the node is unreachable.
+    const tainted = await advanceUntil(
+      async () => (await taints()).includes('node.kubernetes.io/unreachable:NoExecute'),
+      70,
+    );
+    expect(tainted).toBeGreaterThanOrEqual(50);
+    expect(await taints()).toContain('node.kubernetes.io/unreachable:NoSchedule');
+    const ready = (await cluster.client.get(RESOURCES.nodes, undefined, 'n1')).status?.conditions?.find(
+      (c) => c.type === 'Ready',
+    );
+    expect([ready?.status, ready?.reason]).toEqual(['Unknown', 'NodeStatusUnknown']);
+    expect((await cluster.client.get(RESOURCES.nodes, undefined, 'n2')).spec?.taints).toBeUndefined();
+    // The pod tolerates the taint for 30 s, then the taint eviction controller deletes it.
+    const gone = async () => {
+      const pod = await cluster.client.get(RESOURCES.pods, 'default', 'short').catch(() => undefined);
+      return pod === undefined || pod.metadata?.deletionTimestamp !== undefined;
+    };
+    expect(await gone()).toBe(false);
+    const evicted = await advanceUntil(gone, 40);
+    expect(evicted).toBeGreaterThanOrEqual(29);
+  }, 30_000);
 
   it('stops every part, and a second cluster in the process is independent of the first', async () => {
     const first = await start();

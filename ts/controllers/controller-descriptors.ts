@@ -26,22 +26,26 @@ import {
   JOB_CONTROLLER,
   NAMESPACE_CONTROLLER,
   NODE_IPAM_CONTROLLER,
+  NODE_LIFECYCLE_CONTROLLER,
   POD_GARBAGE_COLLECTOR_CONTROLLER,
   REPLICA_SET_CONTROLLER,
   RESOURCE_QUOTA_CONTROLLER,
   ROOT_CA_CERTIFICATE_PUBLISHER_CONTROLLER,
   SERVICE_ACCOUNT_CONTROLLER,
+  TAINT_EVICTION_CONTROLLER,
   TTL_AFTER_FINISHED_CONTROLLER,
 } from './framework/names.js';
 import { GarbageCollector } from './garbagecollector/garbage-collector.js';
 import { JobController } from './job/job-controller.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { NodeIpamController } from './nodeipam/node-ipam-controller.js';
+import { NodeLifecycleController } from './nodelifecycle/node-lifecycle-controller.js';
 import { PodGCController } from './podgc/gc-controller.js';
 import { ReplicaSetController } from './replicaset/replica-set-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { RootCAPublisher } from './rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
+import { TaintEvictionController } from './tainteviction/taint-eviction-controller.js';
 import { TTLAfterFinishedController } from './ttlafterfinished/ttl-after-finished-controller.js';
 
 /** HandleError for a controller's keys: through its logger, the key as the message. */
@@ -82,7 +86,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   { name: names.BOOTSTRAP_SIGNER_CONTROLLER, aliases: ['bootstrapsigner'], disabledByDefault: true },
   { name: names.TOKEN_CLEANER_CONTROLLER, aliases: ['tokencleaner'], disabledByDefault: true },
   // core.go
-  { name: names.NODE_LIFECYCLE_CONTROLLER, aliases: ['nodelifecycle'] },
   // core.go: the cloud provider controllers.
   { name: names.SERVICE_LB_CONTROLLER, aliases: ['service'] },
   { name: names.NODE_ROUTE_CONTROLLER, aliases: ['route'] },
@@ -103,7 +106,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   { name: names.RESOURCE_CLAIM_CONTROLLER, aliases: ['resource-claim-controller'] },
   { name: names.LEGACY_SERVICE_ACCOUNT_TOKEN_CLEANER_CONTROLLER, aliases: ['legacy-service-account-token-cleaner'] },
   { name: names.VALIDATING_ADMISSION_POLICY_STATUS_CONTROLLER },
-  { name: names.TAINT_EVICTION_CONTROLLER },
   { name: names.SERVICE_CIDR_CONTROLLER },
   { name: names.STORAGE_VERSION_MIGRATOR_CONTROLLER, aliases: ['svm'] },
   { name: names.SELINUX_WARNING_CONTROLLER, disabledByDefault: true },
@@ -189,6 +191,31 @@ export function newControllerDescriptors(): ControllerDescriptors {
               clock: ctx.clock,
               onError: reportTo(ctx),
             }),
+    },
+    {
+      name: NODE_LIFECYCLE_CONTROLLER,
+      aliases: ['nodelifecycle'],
+      // core.go startNodeLifecycleController: node-controller's client.
+      init: async (ctx) =>
+        new NodeLifecycleController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('node-controller'),
+          clock: ctx.clock,
+          onError: reportTo(ctx),
+          logger: ctx.logger,
+        }),
+    },
+    {
+      name: TAINT_EVICTION_CONTROLLER,
+      // core.go startTaintEvictionController: "taint-manager uses existing cluster role from node-controller".
+      init: async (ctx) =>
+        new TaintEvictionController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('node-controller'),
+          clock: ctx.clock,
+          onError: reportTo(ctx),
+          logger: ctx.logger,
+        }),
     },
     {
       name: POD_GARBAGE_COLLECTOR_CONTROLLER,

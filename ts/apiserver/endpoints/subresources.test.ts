@@ -51,7 +51,8 @@ describe('status subresource', () => {
     const put = await json('PUT', `${PODS}/p/status`, current);
     expect(put.status).toBe(200);
     const after = put.body as Doc;
-    expect(after.status).toEqual({ phase: 'Running', podIP: '10.0.0.5' });
+    // The lone podIP comes back with podIPs too, as v1 conversion round-trips it.
+    expect(after.status).toEqual({ phase: 'Running', podIP: '10.0.0.5', podIPs: [{ ip: '10.0.0.5' }] });
     expect(after.spec.containers[0].image).toBe('nginx:1.27');
     expect(after.metadata.labels).toEqual({ app: 'web', touched: 'yes' });
     expect(after.metadata.ownerReferences).toBeUndefined();
@@ -61,7 +62,7 @@ describe('status subresource', () => {
     after.spec.activeDeadlineSeconds = 5;
     const main = await json('PUT', `${PODS}/p`, after);
     expect(main.status).toBe(200);
-    expect((main.body as Doc).status).toEqual({ phase: 'Running', podIP: '10.0.0.5' });
+    expect((main.body as Doc).status).toEqual({ phase: 'Running', podIP: '10.0.0.5', podIPs: [{ ip: '10.0.0.5' }] });
     expect((main.body as Doc).spec.activeDeadlineSeconds).toBe(5);
   });
 

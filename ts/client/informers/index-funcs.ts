@@ -81,21 +81,23 @@ export function addPodControllerIndexer<T extends KubeObject>(informer: IndexedI
 }
 
 /** What filterPodsByOwner needs of a cache. */
-interface PodIndex {
-  byIndex(indexName: string, indexedValue: string): DeepReadonly<Pod>[];
+interface ControllerIndex<T> {
+  byIndex(indexName: string, indexedValue: string): T[];
 }
 
 /**
  * FilterPodsByOwner: the pods `owner` (of kind `ownerKind`) controls, from the controller index —
- * and with `includeOrphanedPods` the orphans of its namespace, which it may adopt. An owner
+ * and with `includeOrphanedPods` the orphans of its namespace, which it may adopt. The index
+ * function names no kind, so the same index serves any owned kind: the Deployment controller
+ * indexes ReplicaSets with it (addPodControllerIndexer on their informer). An owner
  * without namespace, name, uid or kind is refused with controller_utils.go's errors.
  */
-export function filterPodsByOwner(
-  podIndexer: PodIndex,
+export function filterPodsByOwner<T = DeepReadonly<Pod>>(
+  podIndexer: ControllerIndex<T>,
   owner: { readonly namespace?: string; readonly name?: string; readonly uid?: string } | undefined,
   ownerKind: string,
   includeOrphanedPods: boolean,
-): DeepReadonly<Pod>[] {
+): T[] {
   const { namespace = '', name = '', uid = '' } = owner ?? {};
   if (namespace === '') throw new Error('no owner namespace provided');
   if (name === '') throw new Error('no owner name provided');

@@ -27,8 +27,10 @@ import { type DeepReadonly, deepCopy } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import { EventRecorder } from '../../client/event-recorder.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import { addPodControllerIndexer, filterPodsByOwner } from '../../client/informers/index-funcs.js';
 import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
 import type { Lister } from '../../client/informers/listers.js';
+import type { SharedIndexInformer } from '../../client/informers/shared-informer.js';
 import { RESOURCES } from '../../client/resources.js';
 import {
   BucketRateLimiter,
@@ -94,7 +96,8 @@ export class DeploymentController implements Controller {
   private readonly handlers = new Registrations();
   private readonly dLister: Lister<Deployment>;
   private readonly rsLister: Lister<ReplicaSet>;
-  private readonly podLister: Lister<Pod>;
+  private readonly replicaSets: SharedIndexInformer<ReplicaSet>;
+  private readonly pods: SharedIndexInformer<Pod>;
   private readonly recorder: EventRecorder;
   private readonly ctx: SyncContext;
   private running: Promise<void>[] = [];
@@ -121,7 +124,11 @@ export class DeploymentController implements Controller {
     const pods = options.factory.informerFor(RESOURCES.pods);
     this.dLister = deployments.lister();
     this.rsLister = replicaSets.lister();
-    this.podLister = pods.lister();
+    // The sets and pods each Deployment owns, found by controller rather than by a namespace scan.
+    addPodControllerIndexer(replicaSets);
+    addPodControllerIndexer(pods);
+    this.replicaSets = replicaSets;
+    this.pods = pods;
     this.handlers.add(deployments, {
       onAdd: (d) => this.enqueue(d),
       onUpdate: (_old, cur) => this.enqueue(cur),
@@ -303,7 +310,9 @@ export class DeploymentController implements Controller {
   /** getReplicaSetsForDeployment: the namespace's sets, claimed (adopted or released) for `d`. */
   private async getReplicaSetsForDeployment(d: RO<Deployment>): Promise<RO<ReplicaSet>[]> {
     const namespace = d.metadata?.namespace ?? '';
-    const rsList = this.rsLister.byNamespace(namespace).list();
+    // Its own sets and the namespace's orphans, from the controller index: the sets claimPods
+    // would act on out of the whole namespace's list, which 1.32 walks on every sync.
+    const rsList = filterPodsByOwner(this.replicaSets.getIndexer(), d.metadata, DEPLOYMENT_KIND.kind, true);
     let selector: ReturnType<typeof deploymentSelector>;
     try {
       selector = deploymentSelector(d);
@@ -326,16 +335,19 @@ export class DeploymentController implements Controller {
     return cm.claimReplicaSets(rsList);
   }
 
-  /** getPodMapForDeployment: every set's uid → the pods matching the selector that it controls. */
+  /**
+   * getPodMapForDeployment: every set's uid → the pods matching the selector that it controls —
+   * read per set from the pod controller index rather than filtered out of the namespace's pods.
+   */
   private getPodMapForDeployment(d: RO<Deployment>, rsList: readonly RO<ReplicaSet>[]): PodMap {
     const selector = deploymentSelector(d);
-    const pods = this.podLister.byNamespace(d.metadata?.namespace ?? '').list(selector);
     const podMap = new Map<string, RO<Pod>[]>();
-    for (const rs of rsList) podMap.set(rs.metadata?.uid ?? '', []);
-    for (const pod of pods) {
-      const ref = getControllerOf(pod);
-      if (ref === undefined) continue;
-      podMap.get(ref.uid)?.push(pod);
+    for (const rs of rsList) {
+      const owned = filterPodsByOwner(this.pods.getIndexer(), rs.metadata, 'ReplicaSet', false);
+      podMap.set(
+        rs.metadata?.uid ?? '',
+        owned.filter((pod) => selector.matches(pod.metadata?.labels ?? {})),
+      );
     }
     return podMap;
   }

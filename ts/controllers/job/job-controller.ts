@@ -32,6 +32,7 @@ import { type DeepReadonly, deepCopy } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
 import { EventRecorder } from '../../client/event-recorder.js';
 import type { SharedInformerFactory } from '../../client/informers/factory.js';
+import { addPodControllerIndexer, filterPodsByOwner } from '../../client/informers/index-funcs.js';
 import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
 import type { Lister } from '../../client/informers/listers.js';
 import { RESOURCES } from '../../client/resources.js';
@@ -401,6 +402,7 @@ export class JobController implements Controller {
   private readonly podControl: PodControlInterface;
   private readonly jobs: Lister<Job>;
   private readonly pods: Lister<Pod>;
+  private readonly podIndexer: { byIndex(indexName: string, value: string): DeepReadonly<Pod>[] };
   private readonly queue: WorkQueue<string>;
   private readonly orphanQueue: WorkQueue<OrphanPodKey>;
   private readonly workers: Workers<string>;
@@ -440,6 +442,9 @@ export class JobController implements Controller {
     const podInformer = options.factory.informerFor(RESOURCES.pods);
     this.jobs = jobInformer.lister();
     this.pods = podInformer.lister();
+    // A job's pods by controller (1.33+'s PodControllerIndex), not a scan of the namespace.
+    addPodControllerIndexer(podInformer);
+    this.podIndexer = podInformer.getIndexer();
     handlers.add(jobInformer, {
       onAdd: (job) => this.enqueueSyncJobImmediately(job),
       onUpdate: (old, cur) => this.updateJob(old, cur),
@@ -707,7 +712,8 @@ export class JobController implements Controller {
     } catch (err) {
       throw new Error(`couldn't convert Job selector: ${errorText(err)}`, { cause: err });
     }
-    const all = this.pods.byNamespace(job.metadata?.namespace ?? '').list();
+    // Its own pods and the namespace's orphans: the pods claimPods would act on.
+    const all = filterPodsByOwner(this.podIndexer, job.metadata, JOB_KIND.kind, true);
     const canAdopt = recheckDeletionTimestamp(freshController(this.client, RESOURCES.jobs, job, 'Job'));
     const cm = new PodControllerRefManager(this.podControl, job, selector, JOB_KIND, canAdopt, JOB_TRACKING_FINALIZER);
     const pods: ReadonlyPod[] = await cm.claimPods(all);
