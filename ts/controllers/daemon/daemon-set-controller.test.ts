@@ -1,0 +1,471 @@
+// The DaemonSet controller against a real in-process apiserver: the facts of
+// pkg/controller/daemon/daemon_controller_test.go and update_test.go (v1.32), its syncs driven one
+// at a time with a FakePodControl (passing the writes on to the apiserver, as the Go tests' fake
+// adds to its pod store), the expectations cleared between syncs as clearExpectations does.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DaemonSet, DaemonSetUpdateStrategy } from '../../api/types/apps/v1.js';
+import type { Node, Pod, PodSpec, Taint } from '../../api/types/core/v1.js';
+import { EventRecorder } from '../../client/event-recorder.js';
+import { SharedInformerFactory } from '../../client/informers/factory.js';
+import { RESOURCES } from '../../client/resources.js';
+import { eventually, type Harness, harness } from '../../client/testing/harness.js';
+import { computeHash } from '../deployment/util/hash.js';
+import { RealPodControl } from '../framework/pod-control.js';
+import { FakePodControl } from '../testing/fake-pod-control.js';
+import { DaemonSetsController, failedPodsBackoffKey } from './daemon-set-controller.js';
+import { getTargetNodeName } from './util.js';
+
+const NS = 'default';
+const simpleDaemonSetLabel = { name: 'simple-daemon', type: 'production' };
+const simpleNodeLabel = { color: 'blue', speed: 'fast' };
+
+const newDaemonSet = (
+  name: string,
+  spec: Partial<PodSpec> = {},
+  extra: Partial<DaemonSet['spec']> = {},
+): DaemonSet => ({
+  metadata: { name },
+  spec: {
+    selector: { matchLabels: simpleDaemonSetLabel },
+    template: {
+      metadata: { labels: simpleDaemonSetLabel },
+      spec: { containers: [{ name: 'c', image: 'foo/bar' }], ...spec },
+    },
+    ...extra,
+  },
+});
+
+interface Setup {
+  h: Harness;
+  dsc: DaemonSetsController;
+  podControl: FakePodControl;
+  key: string;
+  /** Waits for the informers to hold what the apiserver holds, clears the records, syncs. */
+  sync(): Promise<void>;
+  /** sync, then [creates, deletes] asked. */
+  expectSync(creates: number, deletes: number): Promise<void>;
+  ds(): Promise<DaemonSet>;
+}
+
+const running: Array<{ factory: SharedInformerFactory; dsc: DaemonSetsController }> = [];
+afterEach(async () => {
+  for (const { factory, dsc } of running.splice(0)) {
+    await dsc.stop();
+    await factory.shutdown();
+  }
+});
+
+async function addNodes(h: Harness, start: number, n: number, labels: Record<string, string> = {}, taints?: Taint[]) {
+  for (let i = start; i < start + n; i++) {
+    const node: Node = { metadata: { name: `node-${i}`, labels }, spec: taints === undefined ? {} : { taints } };
+    await h.client.create(RESOURCES.nodes, undefined, node);
+  }
+}
+
+async function addPods(
+  h: Harness,
+  ds: DaemonSet,
+  nodeName: string,
+  n: number,
+  phase?: 'Failed' | 'Succeeded',
+  labels: Record<string, string> = simpleDaemonSetLabel,
+) {
+  for (let i = 0; i < n; i++) {
+    const pod = await h.client.create(RESOURCES.pods, NS, {
+      metadata: {
+        generateName: `${nodeName}-`,
+        // newPod: the current hash on it, as if the controller had made it.
+        labels: { ...labels, 'controller-revision-hash': computeHash(ds.spec?.template, ds.status?.collisionCount) },
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'DaemonSet',
+            name: ds.metadata?.name ?? '',
+            uid: ds.metadata?.uid ?? '',
+            controller: true,
+          },
+        ],
+      },
+      spec: { nodeName, containers: [{ name: 'c', image: 'foo/bar' }] },
+    } as Pod);
+    if (phase !== undefined) await h.client.updateStatus(RESOURCES.pods, NS, { ...pod, status: { phase } });
+  }
+}
+
+/** markPodsReady: every pod Running and Ready. */
+async function markPodsReady(h: Harness): Promise<void> {
+  const now = new Date(h.server.clock.now() - 1000).toISOString();
+  for (const pod of (await h.client.list(RESOURCES.pods, { namespace: NS })).items) {
+    await h.client.updateStatus(RESOURCES.pods, NS, {
+      ...pod,
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] },
+    });
+  }
+}
+
+async function setup(h: Harness, dsBody: DaemonSet): Promise<Setup> {
+  const created = await h.client.create(RESOURCES.daemonsets, NS, dsBody);
+  const name = created.metadata?.name ?? '';
+  const factory = new SharedInformerFactory(h.client, { clock: h.server.clock });
+  const podControl = new FakePodControl(
+    new RealPodControl(h.client, new EventRecorder({ client: h.client, clock: h.server.clock, component: 'test' })),
+  );
+  const dsc = new DaemonSetsController({ factory, client: h.client, clock: h.server.clock, podControl });
+  running.push({ factory, dsc });
+  factory.start();
+  await factory.waitForCacheSync();
+  const key = `${NS}/${name}`;
+  const pods = factory.informerFor(RESOURCES.pods);
+  const sets = factory.informerFor(RESOURCES.daemonsets);
+  const revisions = factory.informerFor(RESOURCES.controllerrevisions);
+  const nodes = factory.informerFor(RESOURCES.nodes);
+  const sync = async () => {
+    const storedPods = await h.client.list(RESOURCES.pods, { namespace: NS });
+    const storedRevisions = await h.client.list(RESOURCES.controllerrevisions, { namespace: NS });
+    const storedNodes = await h.client.list(RESOURCES.nodes);
+    const ds = await h.client.get(RESOURCES.daemonsets, NS, name);
+    const rv = (o: { metadata?: { resourceVersion?: string } }) => o.metadata?.resourceVersion ?? '';
+    const same = (cached: readonly { metadata?: { resourceVersion?: string } }[], stored: typeof cached) =>
+      cached.map(rv).sort().join() === stored.map(rv).sort().join();
+    await eventually(
+      () =>
+        same(pods.getIndexer().list(), storedPods.items) &&
+        same(revisions.getIndexer().list(), storedRevisions.items) &&
+        same(nodes.getIndexer().list(), storedNodes.items) &&
+        sets.get(NS, name)?.metadata?.resourceVersion === ds.metadata?.resourceVersion,
+    );
+    podControl.templates.length = 0;
+    podControl.deletePodNames.length = 0;
+    podControl.createCallCount = 0;
+    await dsc.syncDaemonSet(key);
+  };
+  const s: Setup = {
+    h,
+    dsc,
+    podControl,
+    key,
+    sync,
+    async expectSync(creates, deletes) {
+      dsc.expectations.deleteExpectations(key);
+      await sync();
+      expect([podControl.templates.length, podControl.deletePodNames.length]).toEqual([creates, deletes]);
+    },
+    ds: () => h.client.get(RESOURCES.daemonsets, NS, name),
+  };
+  return s;
+}
+
+const targets = (s: Setup) => s.podControl.templates.map((t) => getTargetNodeName({ spec: t.spec } as Pod)).sort();
+
+describe('DaemonSetsController syncs (daemon_controller_test.go)', () => {
+  it('launches a pod per node, each pinned by node affinity (TestSimpleDaemonSetLaunchesPods, TestSimpleDaemonSetScheduleDaemonSetPodsLaunchesPods)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 5);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(5, 0);
+    expect(targets(s)).toEqual(['node-0', 'node-1', 'node-2', 'node-3', 'node-4']);
+    const template = s.podControl.templates[0];
+    expect(template?.spec?.nodeName).toBeUndefined();
+    expect(template?.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution).toEqual({
+      nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [expect.any(String)] }] }],
+    });
+    expect(template?.spec?.tolerations?.map((t) => `${t.key}:${t.effect}`)).toEqual([
+      'node.kubernetes.io/not-ready:NoExecute',
+      'node.kubernetes.io/unreachable:NoExecute',
+      'node.kubernetes.io/disk-pressure:NoSchedule',
+      'node.kubernetes.io/memory-pressure:NoSchedule',
+      'node.kubernetes.io/pid-pressure:NoSchedule',
+      'node.kubernetes.io/unschedulable:NoSchedule',
+    ]);
+    // One ControllerRevision, `<ds>-<hash>`, revision 1, its hash on the pods.
+    const revisions = (await h.client.list(RESOURCES.controllerrevisions, { namespace: NS })).items;
+    expect(revisions).toHaveLength(1);
+    const hash = revisions[0]?.metadata?.labels?.['controller-revision-hash'] ?? '';
+    expect(revisions[0]?.metadata?.name).toBe(`foo-${hash}`);
+    expect(revisions[0]?.revision).toBe(1);
+    expect(revisions[0]?.metadata?.ownerReferences?.[0]).toMatchObject({
+      kind: 'DaemonSet',
+      name: 'foo',
+      controller: true,
+    });
+    expect(template?.metadata?.labels).toEqual({
+      ...simpleDaemonSetLabel,
+      'pod-template-generation': '1',
+      'controller-revision-hash': hash,
+    });
+  });
+
+  it('does nothing without nodes (TestNoNodesDoesNothing)', async () => {
+    const h = await harness('in-process');
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(0, 0);
+    expect((await s.ds()).status).toMatchObject({ desiredNumberScheduled: 0, observedGeneration: 1 });
+  });
+
+  it('launches on a not-ready node (TestNotReadyNodeDaemonDoesLaunchPod)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1, {}, [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }]);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(1, 0);
+  });
+
+  it('deals with existing pods: makes the missing, deletes the extras (TestDealsWithExistingPods)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 5);
+    const s = await setup(h, newDaemonSet('foo'));
+    const ds = await s.ds();
+    await addPods(h, ds, 'node-1', 1);
+    await addPods(h, ds, 'node-2', 2);
+    await addPods(h, ds, 'node-3', 5);
+    // Owned but no longer selected: released, not counted.
+    await addPods(h, ds, 'node-4', 2, undefined, { name: 'simple-daemon', type: 'test' });
+    await s.expectSync(2, 5);
+    expect(targets(s)).toEqual(['node-0', 'node-4']);
+  });
+
+  it('launches only where the nodeSelector matches, deleting the others (TestSelectorDaemonLaunchesPods, TestSelectorDaemonDeletesUnselectedPods)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 4);
+    await addNodes(h, 4, 3, simpleNodeLabel);
+    const s = await setup(h, newDaemonSet('foo', { nodeSelector: simpleNodeLabel }));
+    const ds = await s.ds();
+    await addPods(h, ds, 'node-0', 2);
+    await addPods(h, ds, 'node-1', 1);
+    await addPods(h, ds, 'node-4', 1);
+    await s.expectSync(2, 3);
+    expect(targets(s)).toEqual(['node-5', 'node-6']);
+  });
+
+  it('launches by node name and node affinity (TestNameDaemonSetLaunchesPods, TestNodeAffinityDaemonLaunchesPods, TestBadNameDaemonSetDoesNothing)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 4);
+    await addNodes(h, 4, 3, simpleNodeLabel);
+    const byName = await setup(h, newDaemonSet('foo', { nodeName: 'node-0' }));
+    await byName.expectSync(1, 0);
+    expect(targets(byName)).toEqual(['node-0']);
+    const badName = await setup(h, newDaemonSet('bar', { nodeName: 'node-10' }));
+    await badName.expectSync(0, 0);
+    const affinity = await setup(
+      h,
+      newDaemonSet('baz', {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'color', operator: 'In', values: ['blue'] }] }],
+            },
+          },
+        },
+      }),
+    );
+    await affinity.expectSync(3, 0);
+    expect(targets(affinity)).toEqual(['node-4', 'node-5', 'node-6']);
+  });
+
+  it('respects taints: no pod where intolerant, one where tolerating (TestTaintedNodeDaemonDoesNotLaunchIntolerantPod, TestTaintedNodeDaemonLaunchesToleratePod)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1, {}, [{ key: 'dedicated', value: 'master', effect: 'NoSchedule' }]);
+    const intolerant = await setup(h, newDaemonSet('foo'));
+    await intolerant.expectSync(0, 0);
+    const tolerant = await setup(
+      h,
+      newDaemonSet('bar', {
+        tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'master', effect: 'NoSchedule' }],
+      }),
+    );
+    await tolerant.expectSync(1, 0);
+  });
+
+  it('keeps a running pod on a NoSchedule node, evicts it from a NoExecute one (TestNoScheduleTaintedDoesntEvicitRunningIntolerantPod, TestNoExecuteTaintedDoesEvicitRunningIntolerantPod)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1, {}, [{ key: 'dedicated', value: 'master', effect: 'NoSchedule' }]);
+    await addNodes(h, 1, 1, {}, [{ key: 'dedicated', value: 'master', effect: 'NoExecute' }]);
+    const s = await setup(h, newDaemonSet('foo'));
+    const ds = await s.ds();
+    await addPods(h, ds, 'node-0', 1);
+    await addPods(h, ds, 'node-1', 1);
+    await s.expectSync(0, 1);
+    expect(s.podControl.deletePodNames[0]).toMatch(/^node-1-/);
+    await s.expectSync(0, 0);
+    // node-0's pod stays, misscheduled (it would not be started there); node-1's is misscheduled
+    // until its kubelet is done with the graceful deletion — not deleted again meanwhile.
+    expect((await s.ds()).status).toMatchObject({ desiredNumberScheduled: 0, numberMisscheduled: 2 });
+  });
+
+  it('does not touch pods being deleted (TestDaemonSetRespectsTermination)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1, simpleNodeLabel);
+    const s = await setup(h, newDaemonSet('foo'));
+    const ds = await s.ds();
+    await addPods(h, ds, 'node-0', 1);
+    const [pod] = (await h.client.list(RESOURCES.pods, { namespace: NS })).items;
+    await h.client.patch(RESOURCES.pods, NS, pod?.metadata?.name ?? '', 'merge', {
+      metadata: { finalizers: ['test.kubewasm.io/hold'] },
+    });
+    await h.client.delete(RESOURCES.pods, NS, pod?.metadata?.name ?? '', { gracePeriodSeconds: 0 });
+    await s.expectSync(0, 0);
+  });
+
+  it('kills failed pods, and extras, once per back-off (TestDaemonKillFailedPods, TestDaemonKillFailedPodsBackoff)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1);
+    const s = await setup(h, newDaemonSet('foo'));
+    const ds = await s.ds();
+    await addPods(h, ds, 'node-0', 1, 'Failed');
+    await addPods(h, ds, 'node-0', 3);
+    // The failed pod, and 2 of the 3 running.
+    await s.expectSync(0, 3);
+    // Keyed by the observedGeneration the sync saw (none yet).
+    const key = failedPodsBackoffKey(ds, 'node-0');
+    expect(s.dsc.failedPodsBackoff.get(key)).toBe(1000);
+    expect(s.dsc.failedPodsBackoff.isInBackOffSinceUpdate(key, h.server.clock.now())).toBe(true);
+  });
+
+  it('deletes succeeded pods', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1);
+    const s = await setup(h, newDaemonSet('foo'));
+    await addPods(h, await s.ds(), 'node-0', 1, 'Succeeded');
+    await s.expectSync(0, 1);
+  });
+
+  it('deletes unscheduled pods of nodes that are gone (TestDeleteUnscheduledPodForNotExistingNode)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(1, 0);
+    await h.client.delete(RESOURCES.nodes, undefined, 'node-0');
+    await s.expectSync(0, 1);
+  });
+
+  it('counts ready and available pods, and observes the generation (TestNumberReadyStatus, TestObservedGeneration)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 2, simpleNodeLabel);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(2, 0);
+    expect((await s.ds()).status).toMatchObject({
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 2,
+      numberReady: 0,
+      numberAvailable: 0,
+      numberUnavailable: 2,
+      updatedNumberScheduled: 2,
+      numberMisscheduled: 0,
+      observedGeneration: 1,
+    });
+    await markPodsReady(h);
+    await s.expectSync(0, 0);
+    expect((await s.ds()).status).toMatchObject({ numberReady: 2, numberAvailable: 2, numberUnavailable: 0 });
+  });
+
+  it('warns and does nothing for a DaemonSet being deleted (TestDontDoAnythingIfBeingDeleted)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1);
+    const s = await setup(h, {
+      ...newDaemonSet('foo'),
+      metadata: { name: 'foo', finalizers: ['test.kubewasm.io/hold'] },
+    });
+    await h.client.delete(RESOURCES.daemonsets, NS, 'foo');
+    await s.expectSync(0, 0);
+  });
+});
+
+describe('DaemonSetsController rolling updates (update_test.go)', () => {
+  const updateTemplate = async (s: Setup, strategy: DaemonSetUpdateStrategy) => {
+    const ds = await s.ds();
+    const spec = ds.spec as NonNullable<DaemonSet['spec']>;
+    const containers = spec.template.spec?.containers ?? [];
+    await s.h.client.update(RESOURCES.daemonsets, NS, {
+      ...ds,
+      spec: {
+        ...spec,
+        updateStrategy: strategy,
+        template: {
+          ...spec.template,
+          spec: { ...spec.template.spec, containers: [{ ...containers[0], name: 'c', image: 'foo2/bar2' }] },
+        },
+      },
+    } as DaemonSet);
+  };
+
+  it('replaces maxUnavailable pods at a time (TestDaemonSetUpdatesPods)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 5);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(5, 0);
+    await markPodsReady(h);
+    await updateTemplate(s, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 2 } });
+    await s.expectSync(0, 2);
+    await s.expectSync(2, 0);
+    await markPodsReady(h);
+    await s.expectSync(0, 2);
+    await s.expectSync(2, 0);
+    await markPodsReady(h);
+    await s.expectSync(0, 1);
+    await s.expectSync(1, 0);
+    await markPodsReady(h);
+    await s.expectSync(0, 0);
+    const status = (await s.ds()).status;
+    expect(status).toMatchObject({ updatedNumberScheduled: 5, numberAvailable: 5, observedGeneration: 2 });
+    // Two revisions: the old one kept (history limit 10), the new one revision 2.
+    const revisions = (await h.client.list(RESOURCES.controllerrevisions, { namespace: NS })).items;
+    expect(revisions.map((r) => r.revision).sort()).toEqual([1, 2]);
+  });
+
+  it('surges maxSurge nodes at a time (TestDaemonSetUpdatesPodsWithMaxSurge)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 5);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(5, 0);
+    await markPodsReady(h);
+    await updateTemplate(s, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 2 } });
+    await s.expectSync(2, 0);
+    await s.expectSync(0, 0);
+    await markPodsReady(h);
+    await s.expectSync(2, 2);
+    await s.expectSync(0, 0);
+    await markPodsReady(h);
+    await s.expectSync(1, 2);
+    await s.expectSync(0, 0);
+    await markPodsReady(h);
+    await s.expectSync(0, 1);
+    await s.expectSync(0, 0);
+  });
+
+  it('does not replace pods for OnDelete, and replaces a deleted one with the new template', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 2);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(2, 0);
+    await markPodsReady(h);
+    await updateTemplate(s, { type: 'OnDelete' });
+    await s.expectSync(0, 0);
+    expect((await s.ds()).status).toMatchObject({ updatedNumberScheduled: 0 });
+    const [pod] = (await h.client.list(RESOURCES.pods, { namespace: NS })).items;
+    await h.client.delete(RESOURCES.pods, NS, pod?.metadata?.name ?? '');
+    await s.expectSync(1, 0);
+    expect(s.podControl.templates[0]?.spec?.containers[0]?.image).toBe('foo2/bar2');
+  });
+
+  it('keeps at most revisionHistoryLimit old revisions not in use', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1);
+    const s = await setup(
+      h,
+      newDaemonSet('foo', {}, { revisionHistoryLimit: 1, updateStrategy: { type: 'OnDelete' } }),
+    );
+    await s.expectSync(1, 0);
+    for (const image of ['a', 'b', 'c']) {
+      const ds = await s.ds();
+      const spec = ds.spec as NonNullable<DaemonSet['spec']>;
+      await h.client.update(RESOURCES.daemonsets, NS, {
+        ...ds,
+        spec: { ...spec, template: { ...spec.template, spec: { containers: [{ name: 'c', image }] } } },
+      } as DaemonSet);
+      await s.expectSync(0, 0);
+    }
+    // Each sync: old beyond the limit deleted, oldest first, revision 1 kept as the pod runs it
+    // (it counts against the limit all the same); 4 is current.
+    const revisions = (await h.client.list(RESOURCES.controllerrevisions, { namespace: NS })).items;
+    expect(revisions.map((r) => r.revision).sort()).toEqual([1, 4]);
+  });
+});
