@@ -11,6 +11,7 @@ import { RESOURCES } from '../../client/resources.js';
 import { eventually, type Harness, harness } from '../../client/testing/harness.js';
 import { computeHash } from '../deployment/util/hash.js';
 import { RealPodControl } from '../framework/pod-control.js';
+import { controllerRuns, waitFor } from '../testing/controller-runs.js';
 import { FakePodControl } from '../testing/fake-pod-control.js';
 import { DaemonSetsController, failedPodsBackoffKey } from './daemon-set-controller.js';
 import { getTargetNodeName } from './util.js';
@@ -467,5 +468,159 @@ describe('DaemonSetsController rolling updates (update_test.go)', () => {
     // (it counts against the limit all the same); 4 is current.
     const revisions = (await h.client.list(RESOURCES.controllerrevisions, { namespace: NS })).items;
     expect(revisions.map((r) => r.revision).sort()).toEqual([1, 4]);
+  });
+});
+
+describe('DaemonSetsController surge and history (daemon_controller_test.go, update_test.go)', () => {
+  /** One pod of `ds` on `nodeName`: current (with the hash) or old, Ready or not, created at the clock's now. */
+  async function addPod(h: Harness, ds: DaemonSet, nodeName: string, prefix: string, current: boolean, ready: boolean) {
+    const labels: Record<string, string> = { ...simpleDaemonSetLabel };
+    if (current) labels['controller-revision-hash'] = computeHash(ds.spec?.template, ds.status?.collisionCount);
+    const pod = await h.client.create(RESOURCES.pods, NS, {
+      metadata: {
+        generateName: prefix,
+        labels,
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'DaemonSet',
+            name: ds.metadata?.name ?? '',
+            uid: ds.metadata?.uid ?? '',
+            controller: true,
+          },
+        ],
+      },
+      spec: { nodeName, containers: [{ name: 'c', image: 'foo/bar' }] },
+    } as Pod);
+    if (ready) {
+      await h.client.updateStatus(RESOURCES.pods, NS, {
+        ...pod,
+        status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+      });
+    }
+    return pod;
+  }
+
+  it('keeps the oldest ready old pod beside the new one, deletes the other (TestSurgePreservesReadyOldPods)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 5);
+    const s = await setup(
+      h,
+      newDaemonSet(
+        'foo',
+        {},
+        { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } } },
+      ),
+    );
+    const ds = await s.ds();
+    // Kept: the oldest, and ready.
+    await addPod(h, ds, 'node-1', 'node-1-old-', false, true);
+    h.server.clock.advance(10_000);
+    // Deleted: not the oldest, though ready.
+    const doomed = await addPod(h, ds, 'node-1', 'node-1-delete-', false, true);
+    h.server.clock.advance(40_000);
+    // Kept: the current hash.
+    await addPod(h, ds, 'node-1', 'node-1-', true, false);
+    await addPod(h, ds, 'node-2', 'node-2-', true, false);
+    await s.expectSync(3, 1);
+    expect(s.podControl.deletePodNames).toEqual([doomed.metadata?.name]);
+    expect(targets(s)).toEqual(['node-0', 'node-3', 'node-4']);
+  });
+
+  it('deletes an unready old pod once a new one is there (TestSurgeDeletesUnreadyOldPods)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 5);
+    const s = await setup(
+      h,
+      newDaemonSet(
+        'foo',
+        {},
+        { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } } },
+      ),
+    );
+    const ds = await s.ds();
+    const unready = await addPod(h, ds, 'node-1', 'node-1-old-', false, false);
+    h.server.clock.advance(10_000);
+    const notOldest = await addPod(h, ds, 'node-1', 'node-1-delete-', false, true);
+    h.server.clock.advance(40_000);
+    await addPod(h, ds, 'node-1', 'node-1-', true, false);
+    await addPod(h, ds, 'node-2', 'node-2-', true, false);
+    await s.expectSync(3, 2);
+    expect([...s.podControl.deletePodNames].sort()).toEqual([unready.metadata?.name, notOldest.metadata?.name].sort());
+  });
+
+  it('changes nothing when only the strategy changed (TestDaemonSetUpdatesNoTemplateChanged)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 5);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(5, 0);
+    const ds = await s.ds();
+    await h.client.update(RESOURCES.daemonsets, NS, {
+      ...ds,
+      spec: {
+        ...(ds.spec as NonNullable<DaemonSet['spec']>),
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 3 } },
+      },
+    } as DaemonSet);
+    await s.expectSync(0, 0);
+    expect((await h.client.list(RESOURCES.controllerrevisions, { namespace: NS })).items).toHaveLength(1);
+  });
+
+  it('adopts a matching orphan revision, and takes it as current when its data match (TestControlledHistories)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1);
+    const s = await setup(h, newDaemonSet('foo'));
+    const ds = await s.ds();
+    const data = { spec: { template: { ...(ds.spec?.template ?? {}), $patch: 'replace' } } };
+    await h.client.create(RESOURCES.controllerrevisions, NS, {
+      metadata: { name: 'foo-orphan', labels: { ...simpleDaemonSetLabel, 'controller-revision-hash': 'orphan' } },
+      data,
+      revision: 7,
+    });
+    await h.client.create(RESOURCES.controllerrevisions, NS, {
+      metadata: { name: 'other', labels: { app: 'other' } },
+      data: {},
+      revision: 1,
+    });
+    await s.expectSync(1, 0);
+    const revisions = (await h.client.list(RESOURCES.controllerrevisions, { namespace: NS })).items;
+    expect(revisions.map((r) => [r.metadata?.name, r.metadata?.ownerReferences?.[0]?.name ?? null])).toEqual([
+      ['foo-orphan', 'foo'],
+      ['other', null],
+    ]);
+    // The adopted revision is the current one: its hash on the pod.
+    expect(s.podControl.templates[0]?.metadata?.labels?.['controller-revision-hash']).toBe('orphan');
+  });
+});
+
+describe('DaemonSetsController running', () => {
+  const runs = controllerRuns();
+
+  it('follows nodes coming, tainted NoExecute, and relabelled', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 2, simpleNodeLabel);
+    await h.client.create(RESOURCES.daemonsets, NS, newDaemonSet('foo', { nodeSelector: simpleNodeLabel }));
+    await runs.start(h, (factory) => new DaemonSetsController({ factory, client: h.client, clock: h.server.clock }));
+    const placed = async () =>
+      (await h.client.list(RESOURCES.pods, { namespace: NS })).items
+        .filter((p) => (p.metadata?.deletionTimestamp ?? null) === null)
+        .map((p) => getTargetNodeName(p))
+        .sort()
+        .join();
+    await waitFor(async () => (await placed()) === 'node-0,node-1');
+    await addNodes(h, 2, 1, simpleNodeLabel);
+    await addNodes(h, 3, 1);
+    await waitFor(async () => (await placed()) === 'node-0,node-1,node-2');
+    // A NoExecute taint the pod does not tolerate: its pod goes.
+    const n0 = await h.client.get(RESOURCES.nodes, undefined, 'node-0');
+    await h.client.update(RESOURCES.nodes, undefined, { ...n0, spec: { taints: [{ key: 'k', effect: 'NoExecute' }] } });
+    await waitFor(async () => (await placed()) === 'node-1,node-2');
+    // A node relabelled to match gets one.
+    const n3 = await h.client.get(RESOURCES.nodes, undefined, 'node-3');
+    await h.client.update(RESOURCES.nodes, undefined, { ...n3, metadata: { ...n3.metadata, labels: simpleNodeLabel } });
+    await waitFor(async () => (await placed()) === 'node-1,node-2,node-3');
+    await waitFor(
+      async () => (await h.client.get(RESOURCES.daemonsets, NS, 'foo')).status?.desiredNumberScheduled === 3,
+    );
   });
 });
