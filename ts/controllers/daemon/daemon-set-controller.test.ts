@@ -624,3 +624,43 @@ describe('DaemonSetsController running', () => {
     );
   });
 });
+
+describe('DaemonSetsController create failures and status writes', () => {
+  it('stops at the first failed slow-start batch and expects only what was made (TestSimpleDaemonSetPodCreateErrors)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 100);
+    const s = await setup(h, newDaemonSet('foo'));
+    s.podControl.createLimit = 10;
+    s.dsc.expectations.deleteExpectations(s.key);
+    await expect(s.sync()).rejects.toThrow('not creating pod, limit 10 already reached');
+    expect(s.podControl.templates).toHaveLength(10);
+    // Batches 1, 2, 4, 8: no more calls than those.
+    expect(s.podControl.createCallCount).toBe(15);
+    // The pods never tried are not expected: once the 10 made are observed, the expectations are met.
+    await waitFor(async () => s.dsc.expectations.satisfiedExpectations(s.key));
+    expect(s.dsc.expectations.getExpectations(s.key)?.getExpectations()).toEqual([0, 0]);
+  });
+
+  it('only writes the status while expectations are pending (TestDaemonSetPodCreateExpectationsError)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 2);
+    const s = await setup(h, newDaemonSet('foo'));
+    s.dsc.expectations.setExpectations(s.key, 1, 0);
+    await s.sync();
+    expect(s.podControl.createCallCount).toBe(0);
+    // Not observed: the generation is not claimed either.
+    expect((await s.ds()).status).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 0 });
+    expect((await s.ds()).status?.observedGeneration ?? 0).toBe(0);
+  });
+
+  it('writes the status only when it changed (TestStoreDaemonSetStatus)', async () => {
+    const h = await harness('in-process');
+    await addNodes(h, 0, 1);
+    const s = await setup(h, newDaemonSet('foo'));
+    await s.expectSync(1, 0);
+    const first = await s.ds();
+    expect(first.status).toMatchObject({ desiredNumberScheduled: 1, currentNumberScheduled: 1, observedGeneration: 1 });
+    await s.expectSync(0, 0);
+    expect((await s.ds()).metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
+  });
+});
