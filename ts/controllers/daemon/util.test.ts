@@ -2,7 +2,6 @@
 // (v1.32), TestNodeShouldRunDaemonPod's table and the taint cases of daemon_controller_test.go,
 // and the node affinity / toleration matching of ts/api/node-affinity.ts they rest on.
 import { describe, expect, it } from 'vitest';
-import { findMatchingUntoleratedTaint, requiredNodeAffinityMatches, toleratesTaint } from '../../api/node-affinity.js';
 import type { DaemonSet } from '../../api/types/apps/v1.js';
 import type { Node, Pod, PodSpec, Taint, Toleration } from '../../api/types/core/v1.js';
 import { updatedDesiredNodeCounts } from './update.js';
@@ -245,69 +244,5 @@ describe('TestGetUnavailableNumbers (updatedDesiredNodeCounts)', () => {
   ] as const)('%s', (_name, n, d, wantUnavailable, wantSurge) => {
     const r = updatedDesiredNodeCounts(d, nodes(n), new Map());
     expect([r.maxUnavailable, r.maxSurge, r.desiredNumberScheduled]).toEqual([wantUnavailable, wantSurge, n]);
-  });
-});
-
-describe('node-affinity.ts', () => {
-  const node = newNode('n1', { zone: 'a', size: '10' });
-  const pod = (
-    terms: NonNullable<
-      NonNullable<NonNullable<PodSpec['affinity']>['nodeAffinity']>['requiredDuringSchedulingIgnoredDuringExecution']
-    >['nodeSelectorTerms'],
-  ): Pod => ({
-    spec: {
-      containers: [],
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } },
-    },
-  });
-  it('ORs the terms, ANDs their requirements, and an empty term matches nothing', () => {
-    expect(requiredNodeAffinityMatches(pod([{}]), node)).toBe(false);
-    expect(
-      requiredNodeAffinityMatches(
-        pod([{}, { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }]),
-        node,
-      ),
-    ).toBe(true);
-    expect(
-      requiredNodeAffinityMatches(
-        pod([
-          {
-            matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }],
-            matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n2'] }],
-          },
-        ]),
-        node,
-      ),
-    ).toBe(false);
-    expect(
-      requiredNodeAffinityMatches(pod([{ matchExpressions: [{ key: 'size', operator: 'Gt', values: ['9'] }] }]), node),
-    ).toBe(true);
-    expect(
-      requiredNodeAffinityMatches(pod([{ matchExpressions: [{ key: 'size', operator: 'Lt', values: ['9'] }] }]), node),
-    ).toBe(false);
-    expect(
-      requiredNodeAffinityMatches(pod([{ matchExpressions: [{ key: 'gpu', operator: 'DoesNotExist' }] }]), node),
-    ).toBe(true);
-    expect(
-      requiredNodeAffinityMatches(
-        pod([{ matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['n2'] }] }]),
-        node,
-      ),
-    ).toBe(true);
-  });
-  it('tolerates as ToleratesTaint does', () => {
-    const taint: Taint = { key: 'k', value: 'v', effect: 'NoSchedule' };
-    expect(toleratesTaint({ operator: 'Exists' }, taint)).toBe(true);
-    expect(toleratesTaint({ key: 'k', operator: 'Exists', effect: 'NoExecute' }, taint)).toBe(false);
-    expect(toleratesTaint({ key: 'k', value: 'v' }, taint)).toBe(true);
-    expect(toleratesTaint({ key: 'k', operator: 'Equal', value: 'w' }, taint)).toBe(false);
-    expect(toleratesTaint({ value: 'v' }, taint)).toBe(false);
-    expect(
-      findMatchingUntoleratedTaint(
-        [{ key: 'a', effect: 'PreferNoSchedule' }, taint],
-        [],
-        (t) => t.effect !== 'PreferNoSchedule',
-      ),
-    ).toEqual(taint);
   });
 });
