@@ -221,6 +221,12 @@ describe.skipIf(!hasKubectl)('the DaemonSet page with kubectl', () => {
     );
     expect(revisions).toMatch(/^fluentd-elasticsearch-[bcdfghjklmnpqrstvwxz2456789]+ 1\n$/);
     const hash = revisions.split(' ')[0]?.slice('fluentd-elasticsearch-'.length) ?? '';
+    // printControllerRevision's columns.
+    expect(ok('get', 'controllerrevisions', '-n', NS)).toMatch(
+      new RegExp(
+        `^NAME\\s+CONTROLLER\\s+REVISION\\s+AGE\\nfluentd-elasticsearch-${hash}\\s+daemonset\\.apps/fluentd-elasticsearch\\s+1\\s+\\d+s\\n$`,
+      ),
+    );
     for (const pod of await pods()) expect(pod.metadata.labels?.['controller-revision-hash']).toBe(hash);
   }, 60_000);
 
