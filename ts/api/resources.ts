@@ -129,6 +129,7 @@ export const RESOURCES = {
     categories: ALL,
     subresources: ['scale', 'status'],
   }),
+  controllerrevisions: apps('controllerrevisions', 'ControllerRevision', true),
   daemonsets: apps('daemonsets', 'DaemonSet', true, { shortNames: ['ds'], categories: ALL, subresources: ['status'] }),
   statefulsets: apps('statefulsets', 'StatefulSet', true, {
     shortNames: ['sts'],

@@ -11,6 +11,7 @@
  *   const manager = new ControllerManager(newControllerDescriptors(), ctx);
  */
 import { BUILTIN_RESOURCES } from '../api/resources.js';
+import { DaemonSetsController } from './daemon/daemon-set-controller.js';
 import { DeploymentController } from './deployment/deployment-controller.js';
 import { DisruptionController } from './disruption/disruption-controller.js';
 import { EndpointsController } from './endpoint/endpoints-controller.js';
@@ -67,7 +68,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   // core.go
   { name: names.REPLICATION_CONTROLLER_CONTROLLER, aliases: ['replicationcontroller'] },
   // apps.go
-  { name: names.DAEMON_SET_CONTROLLER, aliases: ['daemonset'] },
   // batch.go
   // apps.go
   // autoscaling.go
@@ -254,6 +254,22 @@ export function newControllerDescriptors(): ControllerDescriptors {
           client: await ctx.clientBuilder.client('endpointslice-controller'),
           clock: ctx.clock,
           onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: names.DAEMON_SET_CONTROLLER,
+      aliases: ['daemonset'],
+      // apps.go startDaemonSetController.
+      init: async (ctx) =>
+        new DaemonSetsController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('daemon-set-controller'),
+          clock: ctx.clock,
+          ...(ctx.options.concurrentDaemonSetSyncs === undefined
+            ? {}
+            : { workers: ctx.options.concurrentDaemonSetSyncs }),
+          onError: reportTo(ctx),
+          logger: ctx.logger,
         }),
     },
     {

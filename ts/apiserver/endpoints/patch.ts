@@ -43,7 +43,9 @@ export async function patchObject(
     ctx,
     req,
     opts,
-    (old) => withPatchSource(applyPatch(patchType, old, patch), patchType, bodyText),
+    // On a copy: the patched object must share no map with the stored one, which the strategy's
+    // update checks compare it with (a DaemonSet's template generation).
+    (old) => withPatchSource(applyPatch(patchType, structuredClone(old), patch), patchType, bodyText),
     mode,
   );
   return objectResponse(ctx, req, 200, obj, warnings);

@@ -136,6 +136,8 @@ const SERVING: Readonly<Record<string, Serving>> = {
   '/limitranges': { fields: ['spec'] },
   '/resourcequotas': { fields: SPEC_STATUS },
   'apps/replicasets': WORKLOAD,
+  // ControllerRevision: data and revision at the top level, no status.
+  'apps/controllerrevisions': { fields: ['data', 'revision'] },
   'apps/daemonsets': WORKLOAD,
   'apps/statefulsets': WORKLOAD,
   'batch/jobs': WORKLOAD,

@@ -30,6 +30,8 @@ export interface ControllerManagerOptions {
   concurrentGCSyncs?: number;
   /** --concurrent-resource-quota-syncs (default 5). */
   concurrentResourceQuotaSyncs?: number;
+  /** --concurrent-daemonset-syncs (default 2). */
+  concurrentDaemonSetSyncs?: number;
   /** --concurrent-deployment-syncs (default 5). */
   concurrentDeploymentSyncs?: number;
   /** --concurrent-job-syncs (default 5). */

@@ -1,16 +1,18 @@
 /**
  * apps/v1 printers (pkg/printers/internalversion/printers.go, v1.32): printDeployment,
- * printReplicaSet, printDaemonSet, printStatefulSet. The server always prints the wide cells;
+ * printReplicaSet, printDaemonSet, printStatefulSet, printControllerRevision. The server always prints the wide cells;
  * kubectl hides priority-1 columns unless `-o wide`.
  */
 import {
   AGE,
+  arr,
   col,
   formatLabelSelector,
   formatLabels,
   type Layout,
   num,
   obj,
+  str,
   templateColumns,
   templateSpec,
 } from './column.js';
@@ -103,6 +105,24 @@ export const APPS_LAYOUTS: Record<string, Layout> = {
     ),
     AGE,
     ...templateColumns(templateSpec, selector('A label query over pods that are managed by the daemon set.')),
+  ],
+  // printControllerRevision: the controller as formatResourceName(gvk.GroupKind(), name, withKind).
+  'apps/ControllerRevision': [
+    col('Controller', 'string', 'Controller of the object', (o) => {
+      const ref = arr(obj(o.metadata).ownerReferences)
+        .map(obj)
+        .find((r) => r.controller === true);
+      if (ref === undefined) return '<none>';
+      const apiVersion = str(ref.apiVersion);
+      const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+      const kind = str(ref.kind);
+      const groupKind = group === '' ? kind : `${kind}.${group}`;
+      return groupKind === '' ? str(ref.name) : `${groupKind.toLowerCase()}/${str(ref.name)}`;
+    }),
+    col('Revision', 'string', 'Revision indicates the revision of the state represented by Data.', (o) =>
+      num(o.revision),
+    ),
+    AGE,
   ],
   'apps/StatefulSet': [
     col(
