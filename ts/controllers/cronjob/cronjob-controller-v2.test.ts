@@ -21,6 +21,7 @@ import {
   FakeCronJobControl,
   FakeJobControl,
   FakeRecorder,
+  fakeController,
   fixedClock,
   iso,
   justAfterTheHour,
@@ -235,5 +236,31 @@ describe('TestControllerV2JobAlreadyExists…', () => {
     const { cj, jm, cjc } = setup(false);
     await jm.sync(objectKey(cj));
     expect(cjc.updates).toHaveLength(0);
+  });
+});
+
+// The Events' text, as cronjob_controllerv2.go's Eventf formats them.
+describe('Event messages', () => {
+  async function eventsOf(spec: Partial<CronJobSpec>, now: number): Promise<string[]> {
+    const cj = cronJob();
+    Object.assign(cj.spec as CronJobSpec, spec);
+    const recorder = new FakeRecorder();
+    const jm = fakeController(now, new FakeJobControl(undefined), new FakeCronJobControl(cj), recorder);
+    await jm.syncCronJob(structuredClone(cj), []);
+    return recorder.events;
+  }
+  it('UnknownTimeZone, UnparseableSchedule, SuccessfulCreate, UnsupportedSchedule', async () => {
+    expect(await eventsOf({ timeZone: 'bad timezone', schedule: onTheHour }, justAfterTheHour())).toEqual([
+      'Warning UnknownTimeZone invalid timeZone: "bad timezone": unknown time zone bad timezone',
+    ]);
+    expect(await eventsOf({ schedule: 'obvious error schedule' }, justAfterTheHour())).toEqual([
+      'Warning UnparseableSchedule unparseable schedule: "obvious error schedule" : expected exactly 5 fields, found 3: [obvious error schedule]',
+    ]);
+    expect(await eventsOf({ schedule: onTheHour }, justAfterTheHour())).toEqual([
+      `Normal SuccessfulCreate Created job mycronjob-${Math.floor(Date.parse('2016-05-19T10:00:00Z') / 60000)}`,
+    ]);
+    expect(await eventsOf({ schedule: `TZ=${newYork} 0 * * * *` }, justBeforeTheHour())).toEqual([
+      `Warning UnsupportedSchedule CRON_TZ or TZ used in schedule "TZ=${newYork} 0 * * * *" is not officially supported, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details`,
+    ]);
   });
 });

@@ -11,7 +11,7 @@
  */
 
 import type { Schedule } from '../../api/cron/spec.js';
-import { isKnownTimeZone, unknownTimeZoneError, zoneOffsetMs } from '../../api/cron/zone.js';
+import { GO_ZERO_TIME_MS, isKnownTimeZone, unknownTimeZoneError, zoneOffsetMs } from '../../api/cron/zone.js';
 import { goQuote } from '../../api/go-format.js';
 import type { OwnerReference } from '../../api/meta.js';
 import type { CronJob, Job, JobSpec } from '../../api/types/batch/v1.js';
@@ -85,7 +85,8 @@ export function mostRecentScheduleTime(
   schedule: Schedule,
   includeStartingDeadlineSeconds: boolean,
 ): MostRecentScheduleTime {
-  let earliestTime = timeMs(cj.metadata?.creationTimestamp) ?? 0;
+  // No creationTimestamp (only in tests): Go's zero time.
+  let earliestTime = timeMs(cj.metadata?.creationTimestamp) ?? GO_ZERO_TIME_MS;
   let missed: MissedSchedules = 'none';
   const last = timeMs(cj.status?.lastScheduleTime);
   if (last !== undefined) earliestTime = last;
