@@ -129,6 +129,7 @@ const DURATION_UNITS: Readonly<Record<string, bigint>> = {
   m: 60_000_000_000n,
   h: 3_600_000_000_000n,
 };
+// time/format.go ParseDuration: a duration is an int64 of nanoseconds.
 const MAX_INT64 = (1n << 63n) - 1n;
 
 /** time.ParseDuration: nanoseconds, or Go's error text. */
