@@ -14,12 +14,7 @@ import { finishPods } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
-const ok = (...args: string[]): string => {
-  const res = kubectl(...args);
-  expect(res.stderr).toBe('');
-  expect(res.status).toBe(0);
-  return res.stdout;
-};
+const ok = (...args: string[]): string => cluster.kubectlOk(...args);
 
 // content/en/examples/application/job/cronjob.yaml of kubernetes/website.
 const HELLO_CRONJOB = `apiVersion: batch/v1

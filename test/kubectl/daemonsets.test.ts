@@ -14,13 +14,7 @@ import { markPodsReady } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
 const NS = 'kube-system';
-const kubectl = (...args: string[]) => cluster.kubectl(...args);
-const ok = (...args: string[]): string => {
-  const res = kubectl(...args);
-  expect(res.stderr).toBe('');
-  expect(res.status).toBe(0);
-  return res.stdout;
-};
+const ok = (...args: string[]): string => cluster.kubectlOk(...args);
 
 // content/en/examples/controllers/daemonset.yaml of kubernetes/website.
 const DAEMONSET = `apiVersion: apps/v1

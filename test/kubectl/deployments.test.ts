@@ -11,13 +11,7 @@ import { hasKubectl, UpCluster, until } from '../testing/up.js';
 import { keepPodsReady, registerNode } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
-const kubectl = (...args: string[]) => cluster.kubectl(...args);
-const ok = (...args: string[]): string => {
-  const res = kubectl(...args);
-  expect(res.stderr).toBe('');
-  expect(res.status).toBe(0);
-  return res.stdout;
-};
+const ok = (...args: string[]): string => cluster.kubectlOk(...args);
 
 // content/en/examples/controllers/nginx-deployment.yaml of kubernetes/website.
 const NGINX_DEPLOYMENT = `apiVersion: apps/v1

@@ -11,12 +11,7 @@ import { hasKubectl, UpCluster, until } from '../testing/up.js';
 
 const cluster = new UpCluster();
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
-const ok = (...args: string[]): string => {
-  const res = kubectl(...args);
-  expect(res.stderr).toBe('');
-  expect(res.status).toBe(0);
-  return res.stdout;
-};
+const ok = (...args: string[]): string => cluster.kubectlOk(...args);
 const apply = (manifest: string) => {
   const res = cluster.kubectlWithInput(manifest, 'apply', '-f', '-');
   expect(res.stderr).toBe('');

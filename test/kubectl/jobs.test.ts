@@ -12,12 +12,7 @@ import { finishPods } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
-const ok = (...args: string[]): string => {
-  const res = kubectl(...args);
-  expect(res.stderr).toBe('');
-  expect(res.status).toBe(0);
-  return res.stdout;
-};
+const ok = (...args: string[]): string => cluster.kubectlOk(...args);
 
 // content/en/examples/controllers/job.yaml of kubernetes/website.
 const PI_JOB = `apiVersion: batch/v1

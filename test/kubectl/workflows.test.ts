@@ -9,12 +9,7 @@ import { deploymentSettled } from '../testing/workloads.js';
 
 const cluster = new UpCluster();
 const kubectl = (...args: string[]) => cluster.kubectl(...args);
-const ok = (...args: string[]): string => {
-  const res = kubectl(...args);
-  expect(res.stderr).toBe('');
-  expect(res.status).toBe(0);
-  return res.stdout;
-};
+const ok = (...args: string[]): string => cluster.kubectlOk(...args);
 
 describe.skipIf(!hasKubectl)('kubectl workflows against kubewasm up', () => {
   beforeAll(() => cluster.start(), 60_000);

@@ -10,6 +10,7 @@ import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 
 export const KUBECTL = '/usr/bin/kubectl';
 export const hasKubectl = existsSync(KUBECTL);
@@ -195,6 +196,14 @@ export class UpCluster {
         resolve({ stdout, stderr, status });
       });
     });
+  }
+
+  /** kubectl that must succeed quietly (exit 0, nothing on stderr): its stdout. */
+  kubectlOk(...args: string[]): string {
+    const res = this.kubectl(...args);
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    return res.stdout;
   }
 
   /** kubectl with `input` on stdin (for `-f -`). */

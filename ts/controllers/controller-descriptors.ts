@@ -11,6 +11,7 @@
  *   const manager = new ControllerManager(newControllerDescriptors(), ctx);
  */
 import { BUILTIN_RESOURCES } from '../api/resources.js';
+import { CronJobController } from './cronjob/cronjob-controller.js';
 import { DaemonSetsController } from './daemon/daemon-set-controller.js';
 import { DeploymentController } from './deployment/deployment-controller.js';
 import { DisruptionController } from './disruption/disruption-controller.js';
@@ -75,7 +76,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   // apps.go
   { name: names.STATEFUL_SET_CONTROLLER, aliases: ['statefulset'] },
   // batch.go
-  { name: names.CRON_JOB_CONTROLLER, aliases: ['cronjob'] },
   // certificates.go
   { name: names.CERTIFICATE_SIGNING_REQUEST_SIGNING_CONTROLLER, aliases: ['csrsigning'] },
   { name: names.CERTIFICATE_SIGNING_REQUEST_APPROVING_CONTROLLER, aliases: ['csrapproving'] },
@@ -143,6 +143,19 @@ export function newControllerDescriptors(): ControllerDescriptors {
           clock: ctx.clock,
           ...(ctx.options.concurrentGCSyncs === undefined ? {} : { workers: ctx.options.concurrentGCSyncs }),
           onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: names.CRON_JOB_CONTROLLER,
+      aliases: ['cronjob'],
+      // batch.go startCronJobController.
+      init: async (ctx) =>
+        new CronJobController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('cronjob-controller'),
+          clock: ctx.clock,
+          onError: reportTo(ctx),
+          logger: ctx.logger,
         }),
     },
     {
