@@ -6,7 +6,7 @@ import { up } from './up.js';
 const USAGE = `usage: kubewasm <command>
 
 commands:
-  bench [suite…]   run benchmarks side by side (suites: store, cgroup, sched, api); results in bench/results/
+  bench [suite…]   run benchmarks side by side (suites: store, cgroup, sched, api, controllers); results in bench/results/
                    sched: --workload NAME runs one scheduler_perf workload (or "memory")
                    api: --quick for short runs at small sizes, --watch-events N for the watch rows
   snapshot save|restore|status   back up and restore a data directory's store
