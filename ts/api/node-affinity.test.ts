@@ -1,14 +1,8 @@
 // ts/api/node-affinity.ts: component-helpers' nodeaffinity (required node affinity: nodeSelector
-// AND terms ORed, requirements ANDed, matchFields on metadata.name) and the toleration matching of
-// k8s.io/api/core/v1 toleration.go / FindMatchingUntoleratedTaint.
+// AND terms ORed, requirements ANDed, matchFields on metadata.name) and the DaemonSet tolerations.
 import { describe, expect, it } from 'vitest';
-import {
-  addOrUpdateTolerationInPodSpec,
-  findMatchingUntoleratedTaint,
-  requiredNodeAffinityMatches,
-  toleratesTaint,
-} from './node-affinity.js';
-import type { Node, Pod, PodSpec, Taint } from './types/core/v1.js';
+import { addOrUpdateTolerationInPodSpec, requiredNodeAffinityMatches } from './node-affinity.js';
+import type { Node, Pod, PodSpec } from './types/core/v1.js';
 
 const newNode = (name: string, labels: Record<string, string> = {}): Node => ({ metadata: { name, labels }, spec: {} });
 
@@ -74,20 +68,5 @@ describe('node-affinity.ts', () => {
         node,
       ),
     ).toBe(true);
-  });
-  it('tolerates as ToleratesTaint does', () => {
-    const taint: Taint = { key: 'k', value: 'v', effect: 'NoSchedule' };
-    expect(toleratesTaint({ operator: 'Exists' }, taint)).toBe(true);
-    expect(toleratesTaint({ key: 'k', operator: 'Exists', effect: 'NoExecute' }, taint)).toBe(false);
-    expect(toleratesTaint({ key: 'k', value: 'v' }, taint)).toBe(true);
-    expect(toleratesTaint({ key: 'k', operator: 'Equal', value: 'w' }, taint)).toBe(false);
-    expect(toleratesTaint({ value: 'v' }, taint)).toBe(false);
-    expect(
-      findMatchingUntoleratedTaint(
-        [{ key: 'a', effect: 'PreferNoSchedule' }, taint],
-        [],
-        (t) => t.effect !== 'PreferNoSchedule',
-      ),
-    ).toEqual(taint);
   });
 });

@@ -3,24 +3,13 @@
  * affinity (k8s.io/component-helpers/scheduling/corev1/nodeaffinity at v0.32:
  * GetRequiredNodeAffinity(pod).Match(node) — spec.nodeSelector AND the required node selector
  * terms, ORed, each term's matchExpressions on the labels and matchFields on `metadata.name`), and
- * taints against tolerations (k8s.io/component-helpers/scheduling/corev1 FindMatchingUntoleratedTaint,
- * k8s.io/api/core/v1 toleration.go ToleratesTaint / MatchToleration, pkg/apis/core/v1/helper
- * AddOrUpdateTolerationInPodSpec).
+ * the tolerations a pod spec carries (k8s.io/api/core/v1 toleration.go MatchToleration,
+ * pkg/apis/core/v1/helper AddOrUpdateTolerationInPodSpec). Taints against tolerations are taints.ts.
  *
  *   requiredNodeAffinityMatches(pod, node)                                   // true / false
- *   findMatchingUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations,
- *     (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')          // the first taint not tolerated
  *   addOrUpdateTolerationInPodSpec(spec, { key: 'k', operator: 'Exists', effect: 'NoSchedule' })
  */
-import type {
-  Node,
-  NodeSelectorRequirement,
-  NodeSelectorTerm,
-  Pod,
-  PodSpec,
-  Taint,
-  Toleration,
-} from './types/core/v1.js';
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, PodSpec, Toleration } from './types/core/v1.js';
 import type { DeepReadonly } from './types/readonly.js';
 
 // k8s.io/apimachinery/pkg/apis/meta/v1/types.go ObjectNameField: the one field node selectors match.
@@ -116,43 +105,6 @@ export function requiredNodeAffinityMatches(pod: DeepReadonly<Pod>, node: RNode)
   const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (required === undefined || required === null) return true;
   return nodeSelectorTermsMatch(required.nodeSelectorTerms ?? [], node);
-}
-
-/**
- * Toleration.ToleratesTaint: the effects match (an empty toleration effect matches all), the keys
- * match (an empty key with Exists matches every key), and Exists, or Equal with the same value.
- */
-export function toleratesTaint(toleration: DeepReadonly<Toleration>, taint: DeepReadonly<Taint>): boolean {
-  if ((toleration.effect ?? '') !== '' && toleration.effect !== taint.effect) return false;
-  if ((toleration.key ?? '') !== taint.key) {
-    // An empty key with Exists tolerates every taint.
-    if (!((toleration.key ?? '') === '' && toleration.operator === 'Exists')) return false;
-  }
-  switch (toleration.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (toleration.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
-
-/**
- * FindMatchingUntoleratedTaint: the first of `taints` that `inclusionFilter` keeps and no
- * toleration tolerates.
- */
-export function findMatchingUntoleratedTaint(
-  taints: readonly DeepReadonly<Taint>[] | undefined,
-  tolerations: readonly DeepReadonly<Toleration>[] | undefined,
-  inclusionFilter: (taint: DeepReadonly<Taint>) => boolean,
-): DeepReadonly<Taint> | undefined {
-  for (const taint of taints ?? []) {
-    if (!inclusionFilter(taint)) continue;
-    if (!(tolerations ?? []).some((t) => toleratesTaint(t, taint))) return taint;
-  }
-  return undefined;
 }
 
 /** Toleration.MatchToleration: the same key, operator, value and effect (tolerationSeconds aside). */

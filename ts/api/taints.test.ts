@@ -2,12 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   addOrUpdateTaint,
+  findMatchingUntoleratedTaint,
   getMatchingTolerations,
   removeTaint,
   taintExists,
   taintSetDiff,
   toleratesTaint,
 } from './taints.js';
+import type { Taint } from './types/core/v1.js';
 
 const unreachable = { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' } as const;
 const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' } as const;
@@ -43,5 +45,21 @@ describe('taints and tolerations', () => {
     expect(removeTaint([unreachable], notReady)).toEqual([[unreachable], false]);
     expect(taintExists([unreachable], { ...unreachable, value: 'v' })).toBe(true);
     expect(taintSetDiff([unreachable], [notReady])).toEqual([[unreachable], [notReady]]);
+  });
+  it('FindMatchingUntoleratedTaint: the first kept taint no toleration tolerates; ToleratesTaint as toleration.go', () => {
+    const taint: Taint = { key: 'k', value: 'v', effect: 'NoSchedule' };
+    expect(toleratesTaint({ operator: 'Exists' }, taint)).toBe(true);
+    expect(toleratesTaint({ key: 'k', operator: 'Exists', effect: 'NoExecute' }, taint)).toBe(false);
+    expect(toleratesTaint({ key: 'k', value: 'v' }, taint)).toBe(true);
+    expect(toleratesTaint({ key: 'k', operator: 'Equal', value: 'w' }, taint)).toBe(false);
+    // toleration.go: an empty key skips the key check, so Equal compares the values alone.
+    expect(toleratesTaint({ value: 'v' }, taint)).toBe(true);
+    expect(
+      findMatchingUntoleratedTaint(
+        [{ key: 'a', effect: 'PreferNoSchedule' }, taint],
+        [],
+        (t) => t.effect !== 'PreferNoSchedule',
+      ),
+    ).toEqual(taint);
   });
 });

@@ -116,3 +116,19 @@ export function copyTaint(t: RTaint): Taint {
   if (t.timeAdded !== undefined) out.timeAdded = t.timeAdded;
   return out;
 }
+
+/**
+ * FindMatchingUntoleratedTaint: the first of `taints` that `inclusionFilter` keeps and no
+ * toleration tolerates.
+ */
+export function findMatchingUntoleratedTaint(
+  taints: readonly DeepReadonly<Taint>[] | undefined,
+  tolerations: readonly DeepReadonly<Toleration>[] | undefined,
+  inclusionFilter: (taint: DeepReadonly<Taint>) => boolean,
+): DeepReadonly<Taint> | undefined {
+  for (const taint of taints ?? []) {
+    if (!inclusionFilter(taint)) continue;
+    if (!(tolerations ?? []).some((t) => toleratesTaint(t, taint))) return taint;
+  }
+  return undefined;
+}

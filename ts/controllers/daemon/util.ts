@@ -12,10 +12,10 @@
  */
 import {
   addOrUpdateTolerationInPodSpec,
-  findMatchingUntoleratedTaint,
   OBJECT_NAME_FIELD,
   requiredNodeAffinityMatches,
 } from '../../api/node-affinity.js';
+import { findMatchingUntoleratedTaint } from '../../api/taints.js';
 import type { DaemonSet } from '../../api/types/apps/v1.js';
 import type { Affinity, Node, NodeSelectorTerm, Pod, PodSpec, PodTemplateSpec } from '../../api/types/core/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';

@@ -32,12 +32,7 @@ import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
 import type { Lister } from '../../client/informers/listers.js';
 import type { SharedIndexInformer } from '../../client/informers/shared-informer.js';
 import { RESOURCES } from '../../client/resources.js';
-import {
-  BucketRateLimiter,
-  ItemExponentialFailureRateLimiter,
-  MaxOfRateLimiter,
-  WorkQueue,
-} from '../../client/workqueue.js';
+import { defaultControllerRateLimiter, WorkQueue } from '../../client/workqueue.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import { discardLogger, type Logger } from '../../sim/logger.js';
 import type { Controller } from '../framework/controller.js';
@@ -64,9 +59,6 @@ import { deploymentSelector, getDeploymentsForReplicaSet, type RO } from './util
 export const DEFAULT_WORKERS = 5;
 // deployment_controller.go: maxRetries, the failures after which a key is dropped.
 export const MAX_RETRIES = 15;
-// client-go util/workqueue DefaultTypedControllerRateLimiter: the overall bucket, 10 qps, burst 100.
-const DEFAULT_QPS = 10;
-const DEFAULT_BURST = 100;
 
 /** schema.GroupVersionKind of apps/v1 Deployment: the controllerKind of its ReplicaSets' references. */
 export const DEPLOYMENT_KIND = { group: 'apps', version: 'v1', kind: 'Deployment' } as const;
@@ -113,10 +105,7 @@ export class DeploymentController implements Controller {
     this.defaultWorkers = options.workers ?? DEFAULT_WORKERS;
     this.queue = new WorkQueue<string>({
       clock: this.clock,
-      rateLimiter: new MaxOfRateLimiter<string>(
-        new ItemExponentialFailureRateLimiter<string>(),
-        new BucketRateLimiter<string>(DEFAULT_QPS, DEFAULT_BURST, this.clock),
-      ),
+      rateLimiter: defaultControllerRateLimiter(this.clock),
     });
     this.recorder = new EventRecorder({ client: options.client, clock: this.clock, component: DEPLOYMENT_CONTROLLER });
     const deployments = options.factory.informerFor(RESOURCES.deployments);

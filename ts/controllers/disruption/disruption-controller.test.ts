@@ -3,6 +3,7 @@
 // informers hold what the apiserver holds, as the Go tests call dc.sync — then the controller
 // running on its own (the recheck of disruptedPods, the stale DisruptionTarget condition).
 import { afterEach, describe, expect, it } from 'vitest';
+import { getScaledValueFromIntOrPercent } from '../../api/intstr.js';
 import type { KubeObject, OwnerReference } from '../../api/meta.js';
 import type { Pod } from '../../api/types/core/v1.js';
 import type { PodDisruptionBudget, PodDisruptionBudgetSpec } from '../../api/types/policy/v1.js';
@@ -10,7 +11,7 @@ import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES, type ResourceType } from '../../client/resources.js';
 import { eventually, type Harness, harness } from '../../client/testing/harness.js';
 import { waitFor } from '../testing/controller-runs.js';
-import { DisruptionController, getScaledValueFromIntOrPercent, labelSelectorString } from './disruption-controller.js';
+import { DisruptionController, labelSelectorString } from './disruption-controller.js';
 
 const NS = 'default';
 const fooBar = { foo: 'bar' };

@@ -18,6 +18,8 @@
  * scale subresource). A sync that fails for any reason but a conflict writes disruptionsAllowed 0
  * with DisruptionAllowed=False/SyncFailed (failSafe), so evictions stop while it is wrong.
  */
+
+import { getScaledValueFromIntOrPercent } from '../../api/intstr.js';
 import { labelSelectorAsSelector } from '../../api/labels/label-selector.js';
 import type { Selector } from '../../api/labels/selector.js';
 import type { KubeObject, LabelSelector, OwnerReference } from '../../api/meta.js';
@@ -116,23 +118,6 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
 function verifyGroupKind(ref: DeepReadonly<OwnerReference>, kind: string, groups: readonly string[]): boolean {
   const gv = parseGroupVersion(ref.apiVersion);
   return ref.kind === kind && groups.includes(gv.group);
-}
-
-/**
- * intstr.GetScaledValueFromIntOrPercent: an int as it is, a percentage of `total` rounded up or
- * down; anything else an error, as the Go one words it.
- */
-export function getScaledValueFromIntOrPercent(v: IntOrString, total: number, roundUp: boolean): number {
-  if (typeof v === 'number') return v;
-  if (!v.endsWith('%')) throw new Error('invalid value for IntOrString: invalid type: string is not a percentage');
-  const digits = v.slice(0, -1);
-  if (!/^[+-]?\d+$/.test(digits)) {
-    throw new Error(
-      `invalid value for IntOrString: invalid value ${JSON.stringify(v)}: strconv.Atoi: parsing ${JSON.stringify(digits)}: invalid syntax`,
-    );
-  }
-  const value = Number.parseInt(digits, 10);
-  return roundUp ? Math.ceil((value * total) / 100) : Math.floor((value * total) / 100);
 }
 
 /** `%v` of a *metav1.LabelSelector: its generated String(), `&LabelSelector{MatchLabels:map[string]string{a: b,},…}`. */

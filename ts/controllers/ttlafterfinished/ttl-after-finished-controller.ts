@@ -17,12 +17,7 @@ import type { SharedInformerFactory } from '../../client/informers/factory.js';
 import { objectKey, splitObjectKey } from '../../client/informers/keys.js';
 import type { Lister } from '../../client/informers/listers.js';
 import { RESOURCES } from '../../client/resources.js';
-import {
-  BucketRateLimiter,
-  ItemExponentialFailureRateLimiter,
-  MaxOfRateLimiter,
-  WorkQueue,
-} from '../../client/workqueue.js';
+import { defaultControllerRateLimiter, WorkQueue } from '../../client/workqueue.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import { discardLogger, type Logger } from '../../sim/logger.js';
 import type { Controller } from '../framework/controller.js';
@@ -107,13 +102,9 @@ export class TTLAfterFinishedController implements Controller {
     this.logger = options.logger ?? discardLogger;
     this.defaultWorkers = options.workers ?? DEFAULT_WORKERS;
     const onError = options.onError ?? (() => {});
-    // workqueue.DefaultTypedControllerRateLimiter: 5 ms doubling to 1000 s, and 10 qps / 100 burst overall.
     this.queue = new WorkQueue<string>({
       clock: this.clock,
-      rateLimiter: new MaxOfRateLimiter<string>(
-        new ItemExponentialFailureRateLimiter(5, 1000_000),
-        new BucketRateLimiter(10, 100, this.clock),
-      ),
+      rateLimiter: defaultControllerRateLimiter(this.clock),
     });
     const jobs = options.factory.informerFor(RESOURCES.jobs);
     this.jobs = jobs.lister();

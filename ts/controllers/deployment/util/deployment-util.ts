@@ -13,6 +13,7 @@
  * a writable copy.
  */
 
+import { getScaledValueFromIntOrPercent } from '../../../api/intstr.js';
 import { labelSelectorAsSelector } from '../../../api/labels/label-selector.js';
 import type { Selector } from '../../../api/labels/selector.js';
 import type { LabelSelector } from '../../../api/meta.js';
@@ -354,28 +355,6 @@ export function replicasAnnotationsNeedUpdate(
 }
 
 // --- rolling-update arithmetic ----------------------------------------------------------------
-
-/**
- * intstr.GetScaledValueFromIntOrPercent: an int as is, `N%` of `total` rounded up or down.
- * Throws, as Go returns an error, for nothing, a string without `%`, or a bad number.
- */
-export function getScaledValueFromIntOrPercent(
-  v: IntOrString | null | undefined,
-  total: number,
-  roundUp: boolean,
-): number {
-  if (v === undefined || v === null) throw new Error('nil value for IntOrString');
-  if (typeof v === 'number') return v;
-  if (!v.endsWith('%')) throw new Error('invalid value for IntOrString: invalid type: string is not a percentage');
-  const s = v.slice(0, -1);
-  const n = /^[+-]?\d+$/.test(s) ? Number(s) : Number.NaN;
-  if (!Number.isSafeInteger(n)) {
-    throw new Error(
-      `invalid value for IntOrString: invalid value ${JSON.stringify(v)}: strconv.Atoi: parsing ${JSON.stringify(s)}: invalid syntax`,
-    );
-  }
-  return roundUp ? Math.ceil((n * total) / 100) : Math.floor((n * total) / 100);
-}
 
 /**
  * ResolveFenceposts: [surge, unavailable] for `desired` replicas — surge rounded up,
