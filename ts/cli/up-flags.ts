@@ -2,7 +2,8 @@
  * `kubewasm up`'s flags, as the components they belong to name them — kube-apiserver's protection
  * filters (--max-requests-inflight, --max-mutating-requests-inflight, --request-timeout) and
  * service ranges (--service-cluster-ip-range, --service-node-port-range), kube-controller-manager's
- * --controllers (every 1.32 controller name and alias) and --resource-quota-sync-period — each
+ * --controllers (every 1.32 controller name and alias), --resource-quota-sync-period,
+ * --cluster-cidr and --leader-elect — each
  * turned into the assembly's options and checked, a bad value refused with the reason (the caller
  * prints it with the usage).
  */
@@ -82,6 +83,7 @@ export const CONTROLLER_MANAGER_FLAG_SPEC = {
   controllers: 'string',
   'resource-quota-sync-period': 'string',
   'cluster-cidr': 'string',
+  'leader-elect': 'boolean',
 } as const;
 
 /** `text` in lines of at most `width` characters, each after `indent`, broken at spaces. */
@@ -108,23 +110,27 @@ export const CONTROLLER_MANAGER_FLAG_USAGE = `  --controllers LIST              
 ${wrap(descriptors.knownControllers().join(', '), USAGE_INDENT, 100)}
 ${wrap(`disabled by default: ${descriptors.controllersDisabledByDefault().join(', ')}`, USAGE_INDENT, 100)}
   --resource-quota-sync-period D    full recalculation of quota usage (default 5m0s; 0 turns it off)
-  --cluster-cidr CIDR[,CIDR]        the pods' range, a /24 (IPv6: /64) of it per node (default 10.244.0.0/16)`;
+  --cluster-cidr CIDR[,CIDR]        the pods' range, a /24 (IPv6: /64) of it per node (default 10.244.0.0/16)
+  --leader-elect[=false]            run the controllers only while holding the Lease kube-system/
+                                    kube-controller-manager, so that another can stand by (default true)`;
 
 /** The controller manager's options from the flags, checked (throws with kube-controller-manager's reason). */
 export function controllerManagerOptions(
   flags: Flags,
-): Pick<ControllerManagerOptions, 'controllers' | 'resourceQuotaSyncPeriodMs' | 'clusterCIDR'> {
+): Pick<ControllerManagerOptions, 'controllers' | 'resourceQuotaSyncPeriodMs' | 'clusterCIDR' | 'leaderElect'> {
   const value = flags.values.controllers;
   // --controllers default: ["*"].
   const controllers = value === undefined ? ['*'] : parseControllers(splitControllersFlag(String(value)), descriptors);
   const quotaSync = flags.values['resource-quota-sync-period'];
   const clusterCIDR = flags.values['cluster-cidr'];
+  const leaderElect = flags.values['leader-elect'];
   return {
     controllers,
     // Any duration, as kube-controller-manager takes it: 0 or less turns the periodic resync off
     // (resource_quota_controller.go Run: "periodic quota controller resync disabled").
     ...(quotaSync === undefined ? {} : { resourceQuotaSyncPeriodMs: parseGoDuration(String(quotaSync)) }),
     ...(clusterCIDR === undefined ? {} : { clusterCIDR: checkClusterCIDR(String(clusterCIDR)) }),
+    ...(leaderElect === undefined ? {} : { leaderElect: leaderElect === true }),
   };
 }
 

@@ -9,9 +9,10 @@ import { resolve } from 'node:path';
 import { ADMISSION_FLAG_SPEC, ADMISSION_FLAG_USAGE, admissionFlagOptions } from '../apiserver/admission/plugins.js';
 import { parseTokenFile, type UserInfo } from '../apiserver/authn/tokens.js';
 import { type NodeCluster, startNodeCluster } from '../cluster/node.js';
-import type { Logger } from '../sim/logger.js';
 import { chooseHostAddress, parseAdvertiseAddress } from './advertise-address.js';
 import { type Flags, parseFlags } from './flags.js';
+import { stderrLogger } from './logger.js';
+import { untilSignalled } from './signals.js';
 import {
   CONTROLLER_MANAGER_FLAG_SPEC,
   CONTROLLER_MANAGER_FLAG_USAGE,
@@ -36,18 +37,6 @@ ${SERVICE_FLAG_USAGE}
 ${CONTROLLER_MANAGER_FLAG_USAGE}
 ${ADMISSION_FLAG_USAGE}
 KUBEWASM_LOG_REQUESTS=1 logs one line per request to stderr.`;
-
-/** Errors to stderr as `kubewasm <component>: <message>: <error>`; informational lines are not printed. */
-function stderrLogger(name: string): Logger {
-  return {
-    info() {},
-    error: (err, message, fields) => {
-      const context = fields === undefined ? '' : ` ${JSON.stringify(fields)}`;
-      console.error(`kubewasm ${name}: ${message}${context}: ${String(err)}`);
-    },
-    withName: (child) => stderrLogger(name === '' ? child : `${name} ${child}`),
-  };
-}
 
 export async function up(args: string[]): Promise<number> {
   const refuse = (message: string): number => {
@@ -124,15 +113,7 @@ export async function up(args: string[]): Promise<number> {
   console.log(`  export KUBECONFIG=${kubeconfigPath}`);
   console.log('  kubectl get namespaces');
 
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await untilSignalled();
   console.log('kubewasm: stopping');
   await cluster.stop();
   return 0;

@@ -132,7 +132,8 @@ export type WebSocketFactory = (url: string, protocols: string[]) => WebSocketLi
 export interface HttpTransportOptions {
   /** The apiserver's base URL: `https://127.0.0.1:6443`. */
   server: string;
-  token?: string;
+  /** A bearer token, or where to read the current one before each request (a renewed one). */
+  token?: BearerToken;
   /** Defaults to the global fetch; tests pass one that trusts the cluster CA or routes in memory. */
   fetch?: (request: Request) => Promise<Response>;
   /**
@@ -259,9 +260,11 @@ export function httpTransport(options: HttpTransportOptions): Transport {
   const send = options.fetch ?? ((request: Request) => fetch(request));
   const ws = options.webSocket;
   const openSocket = ws === undefined || ws === false ? undefined : ws === true ? globalWebSocket() : ws;
+  const { token: bearer } = options;
   return async (request) => {
     const url = new URL(request.url);
-    const headers = withBearer(new Headers(request.headers), options.token);
+    const token = typeof bearer === 'function' ? bearer() : bearer;
+    const headers = withBearer(new Headers(request.headers), token);
     // Bodies are small JSON documents: buffering them avoids the `duplex: 'half'` streaming request.
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
     const init: RequestInit = { method: request.method, headers, signal: request.signal };
@@ -269,7 +272,7 @@ export function httpTransport(options: HttpTransportOptions): Transport {
     const viaFetch = () => send(new Request(`${base}${url.pathname}${url.search}`, init));
     if (openSocket !== undefined && isWatch(request, url)) {
       const target = `${base.replace(/^http/, 'ws')}${url.pathname}${url.search}`;
-      return webSocketWatch(openSocket, target, webSocketProtocols(options.token), request.signal, viaFetch);
+      return webSocketWatch(openSocket, target, webSocketProtocols(token), request.signal, viaFetch);
     }
     return viaFetch();
   };

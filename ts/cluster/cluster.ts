@@ -197,7 +197,7 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
     }
 
     const manager: RunningControllerManager = await startControllerManager({
-      api,
+      connect: (token) => inProcessTransport(api, token),
       token: tokens.controllerManager,
       informers,
       options: {
@@ -217,7 +217,9 @@ export async function createCluster(options: ClusterOptions): Promise<Cluster> {
       tokens,
       informers,
       scheduler,
-      controllers: manager.controllers,
+      get controllers() {
+        return manager.controllers;
+      },
       endpoint,
       storage,
       stop,

@@ -59,7 +59,7 @@ async function start(controllers: string[], options: { refuse?: string[]; lines?
   const client = createClient(inProcessTransport(counting, TOKEN));
   const informers = new SharedInformerFactory(client, { clock: server.clock, transform: trimManagedFields });
   const starting = startControllerManager({
-    api: counting,
+    connect: (token) => inProcessTransport(counting, token),
     token: TOKEN,
     informers,
     options: { controllers, rootCA: 'CA' },
@@ -168,7 +168,7 @@ describe('leader election', () => {
     const lines: LogLine[] = [];
     const informers = new SharedInformerFactory(client, { clock, transform: trimManagedFields });
     const second = startControllerManager({
-      api,
+      connect: (token) => inProcessTransport(api, token),
       token: TOKEN,
       informers,
       options: { controllers: ['*'] },
@@ -186,6 +186,39 @@ describe('leader election', () => {
       expect((await client.get(RESOURCES.leases, 'kube-system', 'kube-controller-manager')).spec?.holderIdentity).toBe(
         holder,
       );
+    } finally {
+      await standby.stop();
+      await informers.shutdown();
+    }
+  });
+
+  it('a standby takes over once the leader stops and its Lease lapses', async () => {
+    const { api, client, clock, starting } = await start(['*']);
+    const first = await starting;
+    const informers = new SharedInformerFactory(client, { clock, transform: trimManagedFields });
+    const standby = await startControllerManager({
+      connect: (token) => inProcessTransport(api, token),
+      token: TOKEN,
+      informers,
+      options: { controllers: ['replicaset-controller'] },
+      resources: servedResources(),
+      clock,
+      logger: discardLogger,
+    });
+    try {
+      expect(standby.controllers).toEqual([]);
+      // kube-controller-manager does not release its Lease on the way out: the standby waits out
+      // the 15 s lease duration, retrying every 2 s.
+      await first.stop();
+      await running?.informers.shutdown();
+      running = undefined;
+      for (let t = 0; t < 20 && standby.controllers.length === 0; t++) {
+        clock.advance(2000);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(standby.controllers).toEqual(['replicaset-controller']);
+      const lease = await client.get(RESOURCES.leases, 'kube-system', 'kube-controller-manager');
+      expect(lease.spec?.leaseTransitions).toBe(1);
     } finally {
       await standby.stop();
       await informers.shutdown();

@@ -17,7 +17,6 @@
 
 import type { KubeObject } from '../api/meta.js';
 import { VERSION_INFO } from '../apiserver/endpoints/discovery.js';
-import type { ApiServer } from '../apiserver/server.js';
 import { type Client, createClient } from '../client/client.js';
 import { controllerTransport } from '../client/controller-transport.js';
 import { EventRecorder } from '../client/event-recorder.js';
@@ -25,7 +24,7 @@ import type { SharedInformerFactory } from '../client/informers/factory.js';
 import { LeaderElector } from '../client/leaderelection/leader-elector.js';
 import type { ResourceType } from '../client/resources.js';
 import { serviceAccountTokenSource, type TokenSource } from '../client/token-source.js';
-import { inProcessTransport, kubernetesUserAgent, withUserAgent } from '../client/transport.js';
+import { type BearerToken, kubernetesUserAgent, type Transport, withUserAgent } from '../client/transport.js';
 import { newControllerDescriptors } from '../controllers/controller-descriptors.js';
 import type { ControllerManagerOptions } from '../controllers/framework/context.js';
 import { ControllerManager } from '../controllers/framework/manager.js';
@@ -37,7 +36,11 @@ import type { Clock } from '../sim/clock.js';
 import type { Logger } from '../sim/logger.js';
 
 export interface ControllerManagerAssembly {
-  api: ApiServer;
+  /**
+   * A transport to the apiserver carrying a bearer token: in-process (`inProcessTransport(api, …)`)
+   * or over HTTPS from a kubeconfig (node-remote.ts, `kubewasm controller-manager`).
+   */
+  connect: (token: BearerToken) => Transport;
   /** system:kube-controller-manager's token. */
   token: string;
   informers: SharedInformerFactory;
@@ -70,7 +73,7 @@ export function trimManagedFields(obj: KubeObject): KubeObject {
 }
 
 export interface RunningControllerManager {
-  /** The names of the controllers started. */
+  /** The names of the controllers started (none while standing by). */
   readonly controllers: readonly string[];
   stop(): Promise<void>;
 }
@@ -83,7 +86,8 @@ const LEASE_DESCRIPTION = `${LEASE_NAMESPACE}/${LEASE_NAME}`;
 /**
  * The election of controllermanager.go's leaderElectAndRun: this process's identity
  * (`<host>_<uuid>`; "kubewasm" stands for the hostname a browser lacks), the Lease's events from
- * kube-controller-manager, `leading` resolved once it leads (false if it is stopped first). A lost
+ * kube-controller-manager, `leading` resolved once it leads (false if it is stopped first),
+ * `othersLead` once it has seen another identity hold the Lease (it then stands by). A lost
  * lease stops the controllers — kube-controller-manager exits ("leaderelection lost"), and nothing
  * here restarts it.
  */
@@ -92,7 +96,7 @@ function leaderElector(
   client: Client,
   logger: Logger,
   manager: ControllerManager,
-): { leading: Promise<boolean>; stop(): Promise<void> } {
+): { leading: Promise<boolean>; othersLead: Promise<void>; stop(): Promise<void> } {
   const { clock } = assembly;
   const recorder = new EventRecorder({ client, clock, component: 'kube-controller-manager' });
   let led = false;
@@ -101,11 +105,16 @@ function leaderElector(
   const leading = new Promise<boolean>((resolve) => {
     resolveLeading = resolve;
   });
+  let resolveOthersLead: () => void = () => {};
+  const othersLead = new Promise<void>((resolve) => {
+    resolveOthersLead = resolve;
+  });
+  const identity = `kubewasm_${crypto.randomUUID()}`;
   const elector = new LeaderElector({
     client,
     namespace: LEASE_NAMESPACE,
     name: LEASE_NAME,
-    identity: `kubewasm_${crypto.randomUUID()}`,
+    identity,
     clock,
     recorder,
     onStartedLeading: () => {
@@ -119,11 +128,15 @@ function leaderElector(
         void manager.stop();
       }
     },
+    onNewLeader: (leader) => {
+      if (leader !== identity) resolveOthersLead();
+    },
     onError: (err) => logger.error(err, 'leader election', { lease: LEASE_DESCRIPTION }),
   });
   void elector.run();
   return {
     leading,
+    othersLead,
     async stop() {
       stopping = true;
       await elector.stop();
@@ -133,13 +146,15 @@ function leaderElector(
 }
 
 /**
- * Builds and starts the enabled controllers, then waits (bounded) for the serviceaccount and
- * root-ca-certificate-publisher controllers' first pass over the namespaces that exist.
+ * Builds and starts the enabled controllers once this process leads — at once without
+ * --leader-elect, later for a standby, when the leader's Lease lapses — then waits (bounded) for
+ * the serviceaccount and root-ca-certificate-publisher controllers' first pass over the namespaces
+ * that exist; a standby returns as soon as it has seen the other leader.
  */
 export async function startControllerManager(assembly: ControllerManagerAssembly): Promise<RunningControllerManager> {
-  const { api, clock } = assembly;
+  const { connect, clock } = assembly;
   const logger = assembly.logger.withName('kube-controller-manager');
-  const managerTransport = inProcessTransport(api, assembly.token);
+  const managerTransport = connect(assembly.token);
   const managerClient = createClient(managerTransport);
   const tokenSources: TokenSource[] = [];
   const client = async (serviceAccount: string): Promise<Client> => {
@@ -154,9 +169,7 @@ export async function startControllerManager(assembly: ControllerManagerAssembly
     tokenSources.push(source);
     // AddUserAgent(config, name): the controller's writes are managed by `kube-controller-manager`.
     const userAgent = kubernetesUserAgent('kube-controller-manager', VERSION_INFO, serviceAccount);
-    return createClient(
-      withUserAgent(controllerTransport(managerTransport, inProcessTransport(api, source.current)), userAgent),
-    );
+    return createClient(withUserAgent(controllerTransport(managerTransport, connect(source.current)), userAgent));
   };
   const manager = new ControllerManager(newControllerDescriptors(), {
     informerFactory: assembly.informers,
@@ -171,26 +184,50 @@ export async function startControllerManager(assembly: ControllerManagerAssembly
   const timedOut = new Promise<boolean>((resolve) => {
     cancel = clock.setTimer(() => resolve(true), timeoutMs);
   });
-  // --leader-elect (default true): the controllers start once this process holds the Lease.
+  // --leader-elect (default true): the controllers start once this process holds the Lease — at
+  // once, or when the leader's Lease lapses (a standby takes over).
   const elector =
     assembly.options.leaderElect === false ? undefined : leaderElector(assembly, managerClient, logger, manager);
   const leading = elector === undefined ? Promise.resolve(true) : elector.leading;
-  const standingBy = !(await Promise.race([leading, timedOut.then(() => false)]));
-  const controllers = standingBy ? [] : await manager.start();
-  const late = standingBy || (await Promise.race([manager.waitForRunning(NEEDED_AT_ONCE).then(() => false), timedOut]));
+  let stopping = false;
+  let led = false;
+  let controllers: readonly string[] = [];
+  const started = leading.then(async (leads) => {
+    if (!leads || stopping) return false;
+    led = true;
+    controllers = await manager.start();
+    return true;
+  });
+  const running = started.then((leads) => (leads ? manager.waitForRunning(NEEDED_AT_ONCE) : undefined));
+  // Another leader seen: no need to wait out the timeout to know this one stands by.
+  const standingBy = elector === undefined ? new Promise<void>(() => {}) : elector.othersLead;
+  const ready = await Promise.race([
+    running.then(() => true),
+    timedOut.then(() => false),
+    standingBy.then(() => false),
+  ]);
   cancel();
-  if (standingBy) {
-    logger.info('Warning: another controller manager leads, standing by', { lease: LEASE_DESCRIPTION });
-  } else if (late) {
-    logger.info('Warning: controllers not ready in time, going on', {
-      controllers: NEEDED_AT_ONCE.filter((c) => controllers.includes(c)),
-      timeout: `${timeoutMs / 1000}s`,
-    });
+  // Building the controllers waits for no cache: a leader's start-up has its names.
+  if (led) await started;
+  if (!ready) {
+    running.catch((err: unknown) => logger.error(err, 'starting the controllers'));
+    if (!led) {
+      logger.info('Warning: another controller manager leads, standing by', { lease: LEASE_DESCRIPTION });
+    } else {
+      logger.info('Warning: controllers not ready in time, going on', {
+        controllers: NEEDED_AT_ONCE.filter((c) => controllers.includes(c)),
+        timeout: `${timeoutMs / 1000}s`,
+      });
+    }
   }
   return {
-    controllers,
+    get controllers() {
+      return controllers;
+    },
     async stop() {
+      stopping = true;
       await elector?.stop();
+      await started.catch(() => {});
       await manager.stop();
       for (const source of tokenSources) source.stop();
     },

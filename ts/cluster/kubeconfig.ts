@@ -1,7 +1,7 @@
 /**
- * The kubeconfig that reaches a cluster's HTTPS front as its admin: the cluster CA, the admin's
+ * The kubeconfigs that reach a cluster's HTTPS front: the admin's — the cluster CA, the admin's
  * bearer token (current context `kubewasm`) and, as a second context `kubewasm-cert`, the admin's
- * client certificate (kubeadm's admin.conf).
+ * client certificate (kubeadm's admin.conf) — and those of the control plane's components.
  */
 import type { KeyPair } from '../apiserver/certs.js';
 
@@ -11,6 +11,7 @@ function base64(text: string): string {
   return btoa(binary);
 }
 
+/** The admin's kubeconfig. */
 export function kubeconfig(server: string, caPem: string, token: string, client: KeyPair): string {
   return `apiVersion: v1
 kind: Config
@@ -39,5 +40,30 @@ contexts:
     user: admin-cert
     namespace: default
 current-context: kubewasm
+`;
+}
+
+/**
+ * A kubeconfig for one of the control plane's own identities (kubeadm's controller-manager.conf and
+ * scheduler.conf): the cluster CA and that identity's bearer token, context `<user>@kubewasm`.
+ */
+export function componentKubeconfig(server: string, caPem: string, user: string, token: string): string {
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: kubewasm
+  cluster:
+    server: ${server}
+    certificate-authority-data: ${base64(caPem)}
+users:
+- name: ${user}
+  user:
+    token: ${token}
+contexts:
+- name: ${user}@kubewasm
+  context:
+    cluster: kubewasm
+    user: ${user}
+current-context: ${user}@kubewasm
 `;
 }

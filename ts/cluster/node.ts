@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateServiceAccountKeyPem, importServiceAccountKey } from '../apiserver/authn/service-account-jwt.js';
 import { parseTokenFile, tokenFileLine, type UserInfo } from '../apiserver/authn/tokens.js';
+import { KUBE_CONTROLLER_MANAGER_USER, KUBE_SCHEDULER_USER } from '../apiserver/authn/user.js';
 import { createCertificateAuthority, issueCertificate, type KeyPair } from '../apiserver/certs.js';
 import { serveHttp2 } from '../apiserver/node/http2.js';
 import type { DataDirOptions } from '../storage/wasm/data-dir.js';
@@ -18,7 +19,7 @@ import { openDurableStorage } from '../storage/wasm/durable.js';
 import { loadKubewasm } from '../wasm/node.js';
 import { type Cluster, type ClusterOptions, createCluster } from './cluster.js';
 import { ADMIN_USER, randomToken, TOKEN_FILE_IDENTITIES, tokenOf } from './identities.js';
-import { kubeconfig } from './kubeconfig.js';
+import { componentKubeconfig, kubeconfig } from './kubeconfig.js';
 
 /** The address the front listens on: loopback only. */
 export const LOOPBACK_HOST = '127.0.0.1';
@@ -40,7 +41,10 @@ export interface NodeCluster {
   cluster: Cluster;
   /** `https://127.0.0.1:<port>` */
   url: string;
-  /** DATA-DIR/kubeconfig: the admin's token (context `kubewasm`) and client certificate (`kubewasm-cert`). */
+  /**
+   * DATA-DIR/kubeconfig: the admin's token (context `kubewasm`) and client certificate
+   * (`kubewasm-cert`); beside it controller-manager.conf and scheduler.conf, the components' own.
+   */
   kubeconfigPath: string;
   /** What recovery dropped from a torn log tail, if anything. */
   truncatedTail: { reason: string; droppedBytes: number } | undefined;
@@ -138,6 +142,16 @@ export async function startNodeCluster(options: NodeClusterOptions): Promise<Nod
   const url = cluster.endpoint?.url ?? '';
   const kubeconfigPath = join(dir, 'kubeconfig');
   writePrivate(kubeconfigPath, kubeconfig(url, ca.certPem, cluster.tokens.admin, adminCert));
+  // kubeadm's controller-manager.conf and scheduler.conf: a second kube-controller-manager
+  // (`kubewasm controller-manager --kubeconfig DIR/controller-manager.conf`) connects as the first.
+  writePrivate(
+    join(dir, 'controller-manager.conf'),
+    componentKubeconfig(url, ca.certPem, KUBE_CONTROLLER_MANAGER_USER, cluster.tokens.controllerManager),
+  );
+  writePrivate(
+    join(dir, 'scheduler.conf'),
+    componentKubeconfig(url, ca.certPem, KUBE_SCHEDULER_USER, cluster.tokens.scheduler),
+  );
   return {
     cluster,
     url,

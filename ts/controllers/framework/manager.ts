@@ -14,8 +14,8 @@
  *   await manager.waitForRunning(['serviceaccount-controller']);   // its first pass done
  *   …  await manager.stop();
  *
- * Leader election comes later: it will call start() from OnStartedLeading and stop() when the
- * lease is lost; nothing else here changes.
+ * Leader election is the caller's (ts/cluster/controller-manager.ts): start() once this process
+ * leads, stop() when the lease is lost.
  */
 import { goQuote } from '../../api/go-format.js';
 import { aggregateMessage } from './aggregate-errors.js';

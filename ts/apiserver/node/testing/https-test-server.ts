@@ -4,9 +4,8 @@
  * paths (chunked and WebSocket watch, real clients) need.
  */
 import { connect, type OutgoingHttpHeaders } from 'node:http2';
-import { request as httpsRequest } from 'node:https';
-import { Readable } from 'node:stream';
 import WebSocket from 'ws';
+import { tlsFetch } from '../../../cluster/node-remote.js';
 import { createCertificateAuthority, issueCertificate } from '../../certs.js';
 import type { ApiServer } from '../../server.js';
 import { type TestServer, TOKEN, testServer } from '../../testing/test-server.js';
@@ -28,40 +27,7 @@ export interface HttpsTestServer {
 
 /** fetch for a server whose certificate `caPem` signed. */
 export function caFetch(caPem: string): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const url = new URL(request.url);
-    const body =
-      request.method === 'GET' || request.method === 'HEAD' ? undefined : new Uint8Array(await request.arrayBuffer());
-    const headers: Record<string, string> = {};
-    request.headers.forEach((v, k) => {
-      headers[k] = v;
-    });
-    return new Promise<Response>((resolve, reject) => {
-      const req = httpsRequest(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: `${url.pathname}${url.search}`,
-          method: request.method,
-          headers,
-          ca: caPem,
-        },
-        (res) => {
-          const out = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (v === undefined) continue;
-            for (const one of Array.isArray(v) ? v : [v]) out.append(k, one);
-          }
-          const status = res.statusCode ?? 0;
-          const stream = Readable.toWeb(res) as ReadableStream<Uint8Array>;
-          resolve(new Response(status === 204 || status === 304 ? null : stream, { status, headers: out }));
-        },
-      );
-      req.on('error', reject);
-      request.signal.addEventListener('abort', () => req.destroy(new Error('aborted')), { once: true });
-      req.end(body);
-    });
-  };
+  return tlsFetch({ caPem });
 }
 
 /**
