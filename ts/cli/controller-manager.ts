@@ -67,11 +67,17 @@ export async function controllerManager(args: string[]): Promise<number> {
         ...(rootCA === undefined ? {} : { rootCA }),
       },
       logger: stderrLogger(''),
+      // kube-controller-manager exits on a lost Lease, for its supervisor to start it again.
+      onLeaderElectionLost: () => lost(),
     };
   } catch (err) {
     return refuse((err as Error).message);
   }
 
+  let lost: () => void = () => {};
+  const leaseLost = new Promise<void>((resolve) => {
+    lost = resolve;
+  });
   let running: RunningControllerManager;
   try {
     running = await startStandaloneControllerManager(options);
@@ -82,8 +88,12 @@ export async function controllerManager(args: string[]): Promise<number> {
   const what = running.controllers.length === 0 ? 'standing by' : `${running.controllers.length} controllers running`;
   console.log(`kubewasm controller-manager: ${what} against ${remote.server}`);
 
-  await untilSignalled();
-  console.log('kubewasm controller-manager: stopping');
+  const signalled = await untilSignalled(leaseLost);
   await running.stop();
+  if (!signalled) {
+    console.error('kubewasm controller-manager: leaderelection lost');
+    return 1;
+  }
+  console.log('kubewasm controller-manager: stopping');
   return 0;
 }

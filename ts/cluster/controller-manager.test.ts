@@ -226,6 +226,52 @@ describe('leader election', () => {
   });
 });
 
+describe('a lost Lease', () => {
+  it('stops the controllers and calls onLeaderElectionLost, as kube-controller-manager exits', async () => {
+    const server = await testServer({ namespaces: ['default', 'kube-system'] });
+    expect(await reconcileBootstrapPolicy((req) => server.api.handle(req), 'https://x', TOKEN)).toEqual([]);
+    const client = createClient(inProcessTransport(server.api, TOKEN));
+    const informers = new SharedInformerFactory(client, { clock: server.clock, transform: trimManagedFields });
+    let lost = 0;
+    const lines: LogLine[] = [];
+    const manager = await startControllerManager({
+      connect: (token) => inProcessTransport(server.api, token),
+      token: TOKEN,
+      informers,
+      options: { controllers: ['replicaset-controller'] },
+      resources: servedResources(),
+      clock: server.clock,
+      logger: recordingLogger(lines),
+      onLeaderElectionLost: () => {
+        lost++;
+      },
+    });
+    try {
+      expect(manager.controllers).toEqual(['replicaset-controller']);
+      // Someone else writes themselves into the Lease: every renewal now fails, and past the
+      // 10 s renew deadline this one stops leading.
+      const lease = await client.get(RESOURCES.leases, 'kube-system', 'kube-controller-manager');
+      await client.update(RESOURCES.leases, 'kube-system', {
+        ...lease,
+        spec: {
+          ...lease.spec,
+          holderIdentity: 'elsewhere', // MicroTime: six fractional digits.
+          renewTime: new Date(server.clock.now()).toISOString().replace(/Z$/, '000Z'),
+        },
+      });
+      for (let t = 0; t < 10 && lost === 0; t++) {
+        server.clock.advance(2000);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await eventually(() => lost === 1);
+      expect(lines.map((l) => l.message)).toContain('leaderelection lost');
+    } finally {
+      await manager.stop();
+      await informers.shutdown();
+    }
+  });
+});
+
 describe('trimManagedFields', () => {
   it('drops the managedFields of a copy, leaving the object it was given alone', () => {
     const obj = {

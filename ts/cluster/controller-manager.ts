@@ -51,6 +51,12 @@ export interface ControllerManagerAssembly {
   logger: Logger;
   /** How long start-up waits for the controllers every namespace needs at once (default 30 s). */
   readinessTimeoutMs?: number;
+  /**
+   * Called once the controllers stopped because the Lease was lost (kube-controller-manager exits
+   * there, "leaderelection lost", for its supervisor to restart it; `kubewasm controller-manager`
+   * exits too). Without it the controllers stay stopped.
+   */
+  onLeaderElectionLost?: () => void;
 }
 
 /**
@@ -125,7 +131,7 @@ function leaderElector(
       resolveLeading(false);
       if (led && !stopping) {
         logger.error(new Error('leaderelection lost'), 'leaderelection lost', { lease: LEASE_DESCRIPTION });
-        void manager.stop();
+        void manager.stop().then(() => assembly.onLeaderElectionLost?.());
       }
     },
     onNewLeader: (leader) => {

@@ -27,6 +27,8 @@ export interface StandaloneControllerManagerOptions {
   clock?: Clock;
   logger?: Logger;
   readinessTimeoutMs?: number;
+  /** The Lease was lost and the controllers stopped (controller-manager.ts). */
+  onLeaderElectionLost?: () => void;
 }
 
 /** Starts the informers' factory and the controller manager on it; stop() ends both. */
@@ -55,6 +57,7 @@ export async function startStandaloneControllerManager(
       clock,
       logger,
       ...(options.readinessTimeoutMs === undefined ? {} : { readinessTimeoutMs: options.readinessTimeoutMs }),
+      ...(options.onLeaderElectionLost === undefined ? {} : { onLeaderElectionLost: options.onLeaderElectionLost }),
     });
   } catch (err) {
     await informers.shutdown();
