@@ -47,6 +47,7 @@ import { ReplicaSetController } from './replicaset/replica-set-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { RootCAPublisher } from './rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
+import { StatefulSetController } from './statefulset/stateful-set-controller.js';
 import { TaintEvictionController } from './tainteviction/taint-eviction-controller.js';
 import { TTLAfterFinishedController } from './ttlafterfinished/ttl-after-finished-controller.js';
 
@@ -74,7 +75,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   // autoscaling.go
   { name: names.HORIZONTAL_POD_AUTOSCALER_CONTROLLER, aliases: ['horizontalpodautoscaling'] },
   // apps.go
-  { name: names.STATEFUL_SET_CONTROLLER, aliases: ['statefulset'] },
   // batch.go
   // certificates.go
   { name: names.CERTIFICATE_SIGNING_REQUEST_SIGNING_CONTROLLER, aliases: ['csrsigning'] },
@@ -281,6 +281,19 @@ export function newControllerDescriptors(): ControllerDescriptors {
           ...(ctx.options.concurrentDaemonSetSyncs === undefined
             ? {}
             : { workers: ctx.options.concurrentDaemonSetSyncs }),
+          onError: reportTo(ctx),
+          logger: ctx.logger,
+        }),
+    },
+    {
+      name: names.STATEFUL_SET_CONTROLLER,
+      aliases: ['statefulset'],
+      // apps.go startStatefulSetController (--concurrent-statefulset-syncs 5).
+      init: async (ctx) =>
+        new StatefulSetController({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('statefulset-controller'),
+          clock: ctx.clock,
           onError: reportTo(ctx),
           logger: ctx.logger,
         }),

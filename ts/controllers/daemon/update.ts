@@ -15,7 +15,7 @@
  */
 import { labelSelectorAsSelector } from '../../api/labels/label-selector.js';
 import type { LabelSelector } from '../../api/meta.js';
-import { isAlreadyExists, isInvalid, isNotFound } from '../../api/status.js';
+import { isAlreadyExists } from '../../api/status.js';
 import type { ControllerRevision, DaemonSet } from '../../api/types/apps/v1.js';
 import type { Node, Pod } from '../../api/types/core/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
@@ -23,16 +23,12 @@ import type { Client } from '../../client/client.js';
 import type { SharedIndexInformer } from '../../client/informers/shared-informer.js';
 import { RESOURCES } from '../../client/resources.js';
 import type { Clock } from '../../sim/clock.js';
-import { canonicalJson, computeHash } from '../deployment/util/hash.js';
+import { computeHash } from '../deployment/util/hash.js';
 import { isPodAvailable } from '../framework/active-pods.js';
-import { aggregateErrors } from '../framework/aggregate-errors.js';
-import {
-  BaseControllerRefManager,
-  deleteOwnerRefStrategicMergePatch,
-  freshController,
-  ownerRefControllerPatch,
-  recheckDeletionTimestamp,
-} from '../framework/controller-ref-manager.js';
+import { freshController, recheckDeletionTimestamp } from '../framework/controller-ref-manager.js';
+import { maxRevision, revisionDataText } from '../history/controller-history.js';
+import { claimControllerRevisions } from '../history/controller-revision-ref-manager.js';
+import { templatePatch } from '../history/template-patch.js';
 import {
   DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY,
   isPodUpdated,
@@ -237,24 +233,14 @@ export function findUpdatedPodsOnNode(
   return { ...(newPod === undefined ? {} : { newPod }), ...(oldPod === undefined ? {} : { oldPod }) };
 }
 
-/**
- * getPatch: the revision's data — `{"spec":{"template":{…,"$patch":"replace"}}}`, what
- * `kubectl rollout undo` applies as a strategic merge patch — as canonical JSON (Go marshals the
- * map with its keys sorted).
- */
+/** getPatch: the revision's data (history/template-patch.ts), as canonical JSON. */
 export function getPatch(ds: RDaemonSet): string {
-  const template = { ...(structuredClone(ds.spec?.template ?? {}) as Record<string, unknown>), $patch: 'replace' };
-  return canonicalJson({ spec: { template } });
+  return templatePatch(ds.spec?.template);
 }
 
 /** Match: the revision's data is the DaemonSet's current patch. */
 export function match(ds: RDaemonSet, history: RRevision): boolean {
-  return canonicalJson(history.data ?? null) === getPatch(ds);
-}
-
-/** maxRevision: the highest revision number, 0 for none. */
-export function maxRevision(histories: readonly RRevision[]): number {
-  return histories.reduce((m, h) => Math.max(m, h.revision ?? 0), 0);
+  return revisionDataText(history.data) === getPatch(ds);
 }
 
 /**
@@ -263,43 +249,12 @@ export function maxRevision(histories: readonly RRevision[]): number {
  */
 async function controlledHistories(host: DaemonSetHost, ds: RDaemonSet): Promise<RRevision[]> {
   const selector = labelSelectorAsSelector(ds.spec?.selector as LabelSelector | undefined);
-  const namespace = ds.metadata?.namespace ?? '';
-  const histories = host.histories.lister().byNamespace(namespace).list();
+  const histories = host.histories
+    .lister()
+    .byNamespace(ds.metadata?.namespace ?? '')
+    .list();
   const canAdopt = recheckDeletionTimestamp(freshController(host.client, RESOURCES.daemonsets, ds, 'DaemonSet'));
-  const manager = new BaseControllerRefManager(ds, selector, canAdopt);
-  const claimed: RRevision[] = [];
-  const errors: unknown[] = [];
-  const patch = (name: string, data: string) =>
-    host.client.patch(RESOURCES.controllerrevisions, namespace, name, 'strategic', JSON.parse(data));
-  for (const history of histories) {
-    try {
-      const ok = await manager.claimObject(
-        history,
-        (h) => selector.matches(h.metadata?.labels ?? {}),
-        async (h) => {
-          await manager.canAdopt();
-          await patch(h.metadata?.name ?? '', ownerRefControllerPatch(ds, DAEMON_SET_GVK, h.metadata?.uid ?? ''));
-        },
-        async (h) => {
-          try {
-            await patch(
-              h.metadata?.name ?? '',
-              deleteOwnerRefStrategicMergePatch(h.metadata?.uid ?? '', [ds.metadata?.uid ?? '']),
-            );
-          } catch (err) {
-            if (isNotFound(err) || isInvalid(err)) return;
-            throw err;
-          }
-        },
-      );
-      if (ok) claimed.push(history);
-    } catch (err) {
-      errors.push(err);
-    }
-  }
-  const error = aggregateErrors(errors);
-  if (error !== undefined) throw error;
-  return claimed;
+  return claimControllerRevisions(host.client, ds, DAEMON_SET_GVK, selector, canAdopt, histories);
 }
 
 /**
