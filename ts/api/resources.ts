@@ -122,6 +122,12 @@ export const RESOURCES = {
     subresources: ['scale', 'status'],
   }),
   endpoints: core('endpoints', 'Endpoints', true, { singular: 'endpoints', shortNames: ['ep'] }),
+  // pkg/registry/core/replicationcontroller/storage/storage.go: ShortNames rc, Categories all.
+  replicationcontrollers: core('replicationcontrollers', 'ReplicationController', true, {
+    shortNames: ['rc'],
+    categories: ALL,
+    subresources: ['scale', 'status'],
+  }),
   limitranges: core('limitranges', 'LimitRange', true, { shortNames: ['limits'] }),
   resourcequotas: core('resourcequotas', 'ResourceQuota', true, { shortNames: ['quota'], subresources: ['status'] }),
   replicasets: apps('replicasets', 'ReplicaSet', true, {
