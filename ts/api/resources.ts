@@ -181,11 +181,12 @@ export const RESOURCES = {
     false,
     { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] },
   ),
-  // kubewasm's own: the live scheduler's per-node, per-plugin verdicts, answered to a create.
+  // kubewasm's own: the live scheduler's per-node, per-plugin verdicts, answered to a create (only).
   schedulingexplanations: groupVersion('scheduling.kubewasm.io', 'v1alpha1')(
     'schedulingexplanations',
     'SchedulingExplanation',
     false,
+    { verbs: CREATE_ONLY },
   ),
   // pkg/registry/authentication/rest/storage_authentication.go and
   // pkg/registry/authorization/rest/storage_authorization.go: create-only, never stored.
