@@ -138,7 +138,9 @@ export function newControllerDescriptors(): ControllerDescriptors {
         new GarbageCollector({
           factory: ctx.informerFactory,
           client: await ctx.clientBuilder.client('generic-garbage-collector'),
+          // Every served resource, and the custom ones as CRDs come and go (resyncMonitors).
           resources: ctx.resources,
+          customResources: true,
           clock: ctx.clock,
           ...(ctx.options.concurrentGCSyncs === undefined ? {} : { workers: ctx.options.concurrentGCSyncs }),
           onError: reportTo(ctx),
