@@ -340,6 +340,7 @@ describe.skipIf(!hasKubectl)('kubectl with every served kind', () => {
       /^leases\s+coordination\.k8s\.io\/v1\s+true\s+Lease$/m,
       /^endpointslices\s+discovery\.k8s\.io\/v1\s+true\s+EndpointSlice$/m,
       /^poddisruptionbudgets\s+pdb\s+policy\/v1\s+true\s+PodDisruptionBudget$/m,
+      /^replicationcontrollers\s+rc\s+v1\s+true\s+ReplicationController$/m,
       /^clusterrolebindings\s+rbac\.authorization\.k8s\.io\/v1\s+false\s+ClusterRoleBinding$/m,
       /^clusterroles\s+rbac\.authorization\.k8s\.io\/v1\s+false\s+ClusterRole$/m,
       /^rolebindings\s+rbac\.authorization\.k8s\.io\/v1\s+true\s+RoleBinding$/m,
@@ -356,6 +357,7 @@ describe.skipIf(!hasKubectl)('kubectl with every served kind', () => {
       'jobs.batch',
       'pods',
       'replicasets.apps',
+      'replicationcontrollers',
       'services',
       'statefulsets.apps',
     ]);

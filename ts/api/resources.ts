@@ -122,6 +122,12 @@ export const RESOURCES = {
     subresources: ['scale', 'status'],
   }),
   endpoints: core('endpoints', 'Endpoints', true, { singular: 'endpoints', shortNames: ['ep'] }),
+  // pkg/registry/core/replicationcontroller/storage/storage.go: ShortNames rc, Categories all.
+  replicationcontrollers: core('replicationcontrollers', 'ReplicationController', true, {
+    shortNames: ['rc'],
+    categories: ALL,
+    subresources: ['scale', 'status'],
+  }),
   limitranges: core('limitranges', 'LimitRange', true, { shortNames: ['limits'] }),
   resourcequotas: core('resourcequotas', 'ResourceQuota', true, { shortNames: ['quota'], subresources: ['status'] }),
   replicasets: apps('replicasets', 'ReplicaSet', true, {
@@ -175,11 +181,12 @@ export const RESOURCES = {
     false,
     { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] },
   ),
-  // kubewasm's own: the live scheduler's per-node, per-plugin verdicts, answered to a create.
+  // kubewasm's own: the live scheduler's per-node, per-plugin verdicts, answered to a create (only).
   schedulingexplanations: groupVersion('scheduling.kubewasm.io', 'v1alpha1')(
     'schedulingexplanations',
     'SchedulingExplanation',
     false,
+    { verbs: CREATE_ONLY },
   ),
   // pkg/registry/authentication/rest/storage_authentication.go and
   // pkg/registry/authorization/rest/storage_authorization.go: create-only, never stored.

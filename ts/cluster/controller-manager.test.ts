@@ -77,12 +77,13 @@ describe('the controller manager’s controllers', () => {
   it('open one watch per resource, however many controllers read it', async () => {
     const { watches, starting } = await start(['*']);
     await starting;
-    // Every namespaced resource the garbage collector and the quota controller follow, and the CRDs.
+    // Every resource the garbage collector follows, namespaced and cluster-scoped (events aside):
+    // the quota controller's, the CRDs, nodes and namespaces among them.
     const expected = servedResources()
-      .filter((r) => r.namespaced && r.resource !== 'events')
+      .filter((r) => r.resource !== 'events')
       .map(pathOf);
     // start() does not wait for the caches: the watches open as each list returns.
-    await eventually(() => [...expected, '/api/v1/namespaces'].every((p) => watches.has(p)), 5000);
+    await eventually(() => expected.every((p) => watches.has(p)), 5000);
     expect([...watches].filter(([, n]) => n !== 1)).toEqual([]);
     // Namespaces are read by the namespace, serviceaccount and root-ca-certificate-publisher
     // controllers; pods and configmaps by the garbage collector and the quota controller (and
@@ -90,15 +91,7 @@ describe('the controller manager’s controllers', () => {
     for (const path of ['/api/v1/namespaces', '/api/v1/pods', '/api/v1/configmaps', '/api/v1/serviceaccounts']) {
       expect(watches.get(path)).toBe(1);
     }
-    // Nodes for node IPAM; namespaces and CRDs for the namespace deleter.
-    expect([...watches.keys()].sort()).toEqual(
-      [
-        ...expected,
-        '/api/v1/namespaces',
-        '/api/v1/nodes',
-        '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
-      ].sort(),
-    );
+    expect([...watches.keys()].sort()).toEqual([...expected].sort());
   });
 
   it('runs only the controllers --controllers enables', async () => {

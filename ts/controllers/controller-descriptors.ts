@@ -44,6 +44,7 @@ import { NodeIpamController } from './nodeipam/node-ipam-controller.js';
 import { NodeLifecycleController } from './nodelifecycle/node-lifecycle-controller.js';
 import { PodGCController } from './podgc/gc-controller.js';
 import { ReplicaSetController } from './replicaset/replica-set-controller.js';
+import { ReplicationManager } from './replication/replication-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 import { RootCAPublisher } from './rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.js';
@@ -67,8 +68,6 @@ const NOT_YET_RUN: readonly ControllerDescriptor[] = [
   // core.go
   // discovery.go
   { name: names.ENDPOINT_SLICE_MIRRORING_CONTROLLER, aliases: ['endpointslicemirroring'] },
-  // core.go
-  { name: names.REPLICATION_CONTROLLER_CONTROLLER, aliases: ['replicationcontroller'] },
   // apps.go
   // batch.go
   // apps.go
@@ -139,7 +138,9 @@ export function newControllerDescriptors(): ControllerDescriptors {
         new GarbageCollector({
           factory: ctx.informerFactory,
           client: await ctx.clientBuilder.client('generic-garbage-collector'),
+          // Every served resource, and the custom ones as CRDs come and go (resyncMonitors).
           resources: ctx.resources,
+          customResources: true,
           clock: ctx.clock,
           ...(ctx.options.concurrentGCSyncs === undefined ? {} : { workers: ctx.options.concurrentGCSyncs }),
           onError: reportTo(ctx),
@@ -326,6 +327,18 @@ export function newControllerDescriptors(): ControllerDescriptors {
           ...(ctx.options.concurrentReplicaSetSyncs === undefined
             ? {}
             : { workers: ctx.options.concurrentReplicaSetSyncs }),
+          onError: reportTo(ctx),
+        }),
+    },
+    {
+      name: names.REPLICATION_CONTROLLER_CONTROLLER,
+      aliases: ['replicationcontroller'],
+      // core.go startReplicationController: the replication-controller client, --concurrent-rc-syncs 5.
+      init: async (ctx) =>
+        new ReplicationManager({
+          factory: ctx.informerFactory,
+          client: await ctx.clientBuilder.client('replication-controller'),
+          clock: ctx.clock,
           onError: reportTo(ctx),
         }),
     },

@@ -429,6 +429,7 @@ describe('discovery of subresources', () => {
       'pods/status',
       'nodes/status',
       'services/status',
+      'replicationcontrollers/status',
       'resourcequotas/status',
     ]);
     const agg = (await (

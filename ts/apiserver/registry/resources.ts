@@ -133,6 +133,7 @@ const SERVING: Readonly<Record<string, Serving>> = {
   },
   'apps/deployments': WORKLOAD,
   '/endpoints': { fields: ['subsets'] },
+  '/replicationcontrollers': WORKLOAD,
   '/limitranges': { fields: ['spec'] },
   '/resourcequotas': { fields: SPEC_STATUS },
   'apps/replicasets': WORKLOAD,

@@ -22,6 +22,7 @@ import { limitRangeStrategy } from './core/limitranges/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { nodeStrategy } from './core/nodes/strategy.js';
 import { podStrategy } from './core/pods/strategy.js';
+import { replicationControllerStrategy } from './core/replicationcontrollers/strategy.js';
 import { secretStrategy } from './core/secrets/strategy.js';
 import { serviceStrategy } from './core/services/strategy.js';
 import { endpointSliceStrategy } from './discovery/endpointslices/strategy.js';
@@ -47,6 +48,7 @@ const STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
   '/events': eventStrategy,
   '/endpoints': endpointsStrategy,
   '/limitranges': limitRangeStrategy,
+  '/replicationcontrollers': replicationControllerStrategy,
   'apps/deployments': deploymentStrategy,
   'apps/replicasets': replicaSetStrategy,
   'apps/daemonsets': daemonSetStrategy,

@@ -140,6 +140,12 @@ const createSs = (h: Harness, name: string, replicas: number, labels = fooBar) =
     spec: { replicas, serviceName: 'svc', selector: { matchLabels: labels }, template: template(labels) },
   });
 
+const createRc = (h: Harness, name: string, replicas: number, labels = fooBar) =>
+  h.client.create(RESOURCES.replicationcontrollers, NS, {
+    metadata: { name },
+    spec: { replicas, selector: labels, template: template(labels) },
+  });
+
 const getPdb = (h: Harness, name = 'foobar') => h.client.get(RESOURCES.poddisruptionbudgets, NS, name);
 
 /** VerifyPdbStatus: the counts, disruptedPods, observedGeneration = generation, and DisruptionAllowed matching. */
@@ -419,6 +425,28 @@ describe('DisruptionController syncs (disruption_test.go)', () => {
     await verifyPdbStatus(s.h, 1, 2, 1, 1);
   });
 
+  it('counts the scale of a ReplicationController (TestReplicationController)', async () => {
+    // The budget matches foo=bar; the RC and its pods {foo=bar, baz=quux}.
+    const labels = { foo: 'bar', baz: 'quux' };
+    const s = await setup();
+    // 34% of 3 rounds up to 2.
+    await createPdb(s.h, { minAvailable: '34%' });
+    const rc = await createRc(s.h, 'rc', 3, labels);
+    await s.sync();
+    // With no pods the PDB knows nothing of the RC yet ("a known bug").
+    await verifyPdbStatus(s.h, 0, 0, 0, 0);
+    for (let i = 0; i < 3; i++) {
+      await createPod(s.h, `foobar-${i}`, { owner: ownerRef(rc, 'v1', 'ReplicationController'), labels });
+      await s.sync();
+      if (i < 2) await verifyPdbStatus(s.h, 0, i + 1, 2, 3);
+      else await verifyPdbStatus(s.h, 1, 3, 2, 3);
+    }
+    // A rogue pod with only foo=bar matches the budget and has no controller: still healthy.
+    await createPod(s.h, 'rogue');
+    await s.sync();
+    expect(await allowed(s.h)).toBe(2);
+  });
+
   it('counts the scale of a StatefulSet (TestStatefulSetController)', async () => {
     const labels = { foo: 'bar', baz: 'quux' };
     const s = await setup();
@@ -617,6 +645,17 @@ describe('finders (TestBasicFinderFunctions, TestDeploymentFinderFunction)', () 
     expect(s.dc.getPodReplicaSet({ ...ref(rs, 'apps/v1', 'ReplicaSet'), uid: 'other' }, NS)).toBeUndefined();
     expect(s.dc.getPodStatefulSet(ref(ss, 'apps/v1', 'StatefulSet'), NS)).toEqual({ uid: ss.metadata?.uid, scale: 14 });
     expect(s.dc.getPodStatefulSet(ref(ss, 'apps/v1', 'ReplicaSet'), NS)).toBeUndefined();
+  });
+
+  it('finds a ReplicationController in the empty group only (TestBasicFinderFunctions)', async () => {
+    const s = await setup();
+    const rc = await createRc(s.h, 'rc', 12);
+    await eventually(() => s.factory.informerFor(RESOURCES.replicationcontrollers).lister().list().length === 1);
+    const ref = (apiVersion: string) => ownerRef(rc, apiVersion, 'ReplicationController');
+    expect(s.dc.getPodReplicationController(ref('/v1'), NS)).toEqual({ uid: rc.metadata?.uid, scale: 12 });
+    expect(s.dc.getPodReplicationController(ref('v1'), NS)).toEqual({ uid: rc.metadata?.uid, scale: 12 });
+    expect(s.dc.getPodReplicationController(ref('apps/v1'), NS)).toBeUndefined();
+    expect(s.dc.getPodReplicationController({ ...ref('v1'), uid: 'other' }, NS)).toBeUndefined();
   });
 
   it('finds a Deployment through its ReplicaSet, and skips such a ReplicaSet itself', async () => {

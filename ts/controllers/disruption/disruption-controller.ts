@@ -13,9 +13,9 @@
  * As Kubernetes': the pod and PDB handlers only enqueue the PDB's key (a pod's first matching
  * PDB); a sync counts the ready pods not being deleted nor recently evicted (disruptedPods, kept
  * for DeletionTimeout, 2 min), and reads the desired count from minAvailable or maxUnavailable —
- * a percentage, and maxUnavailable always, of the pods' controllers' scale (ReplicaSets,
- * Deployments through their ReplicaSets, StatefulSets from the listers; any other kind through its
- * scale subresource). A sync that fails for any reason but a conflict writes disruptionsAllowed 0
+ * a percentage, and maxUnavailable always, of the pods' controllers' scale (ReplicationControllers,
+ * ReplicaSets, Deployments through their ReplicaSets, StatefulSets from the listers; any other kind
+ * through its scale subresource). A sync that fails for any reason but a conflict writes disruptionsAllowed 0
  * with DisruptionAllowed=False/SyncFailed (failSafe), so evictions stop while it is wrong.
  */
 
@@ -35,7 +35,6 @@ import { isConflict, isNotFound } from '../../api/status.js';
 import { rfc3339 } from '../../api/time.js';
 import type { CustomResourceDefinition } from '../../api/types/apiextensions/v1.js';
 import type { Pod } from '../../api/types/core/v1.js';
-import type { IntOrString } from '../../api/types/intstr.js';
 import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from '../../api/types/policy/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
@@ -152,6 +151,7 @@ export class DisruptionController implements Controller {
   private readonly recorder: EventRecorder;
   private readonly pods: SharedIndexInformer<Pod>;
   private readonly pdbs: SharedIndexInformer<PodDisruptionBudget>;
+  private readonly replicationControllers;
   private readonly replicaSets;
   private readonly deployments;
   private readonly statefulSets;
@@ -183,6 +183,7 @@ export class DisruptionController implements Controller {
     const factory = options.factory;
     this.pods = factory.informerFor(RESOURCES.pods);
     this.pdbs = factory.informerFor(RESOURCES.poddisruptionbudgets);
+    this.replicationControllers = factory.informerFor(RESOURCES.replicationcontrollers);
     this.replicaSets = factory.informerFor(RESOURCES.replicasets);
     this.deployments = factory.informerFor(RESOURCES.deployments);
     this.statefulSets = factory.informerFor(RESOURCES.statefulsets);
@@ -202,6 +203,7 @@ export class DisruptionController implements Controller {
       onDelete: (pdb) => this.queue.add(objectKey(pdb)),
     });
     // The workload listers are read, not watched: WaitForNamedCacheSync waits for them too.
+    handlers.add(this.replicationControllers, {});
     handlers.add(this.replicaSets, {});
     handlers.add(this.deployments, {});
     handlers.add(this.statefulSets, {});
@@ -302,11 +304,20 @@ export class DisruptionController implements Controller {
   /** finders: the listers first, the scale subresource last (no lister serves it). */
   private finders(): PodControllerFinder[] {
     return [
+      async (ref, ns) => this.getPodReplicationController(ref, ns),
       async (ref, ns) => this.getPodDeployment(ref, ns),
       async (ref, ns) => this.getPodReplicaSet(ref, ns),
       async (ref, ns) => this.getPodStatefulSet(ref, ns),
       (ref, ns) => this.getScaleController(ref, ns),
     ];
+  }
+
+  /** getPodReplicationController: its spec.replicas (defaulted to 1 by the apiserver). */
+  getPodReplicationController(ref: DeepReadonly<OwnerReference>, namespace: string): ControllerAndScale | undefined {
+    if (!verifyGroupKind(ref, 'ReplicationController', [''])) return undefined;
+    const rc = this.replicationControllers.get(namespace, ref.name);
+    if (rc === undefined || rc.metadata?.uid !== ref.uid) return undefined;
+    return { uid: rc.metadata?.uid ?? '', scale: rc.spec?.replicas ?? 1 };
   }
 
   /** getPodReplicaSet: a ReplicaSet no Deployment controls. */

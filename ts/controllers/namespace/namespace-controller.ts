@@ -24,9 +24,9 @@ import {
 } from '../../client/workqueue.js';
 import { type Clock, realClock } from '../../sim/clock.js';
 import type { Controller } from '../framework/controller.js';
+import { CustomResourceTypes } from '../framework/crd-resources.js';
 import { NAMESPACE_CONTROLLER } from '../framework/names.js';
 import { Registrations, Workers } from '../framework/workers.js';
-import { CustomResourceTypes } from './crd-resources.js';
 import { NamespacedResourcesDeleter, ResourcesRemainingError } from './resources-deleter.js';
 
 export { FINALIZER_ESTIMATE_SECONDS, FINALIZER_KUBERNETES, ResourcesRemainingError } from './resources-deleter.js';

@@ -102,6 +102,8 @@ func validateStatus(obj, old runtime.Object) field.ErrorList {
 		return appsvalidation.ValidateDeploymentStatusUpdate(o, old.(*apps.Deployment))
 	case *apps.ReplicaSet:
 		return appsvalidation.ValidateReplicaSetStatusUpdate(o, old.(*apps.ReplicaSet))
+	case *core.ReplicationController:
+		return corevalidation.ValidateReplicationControllerStatusUpdate(o, old.(*core.ReplicationController))
 	case *apps.StatefulSet:
 		return appsvalidation.ValidateStatefulSetStatusUpdate(o, old.(*apps.StatefulSet))
 	case *apps.DaemonSet:
@@ -145,6 +147,15 @@ func validate(obj, old runtime.Object) field.ErrorList {
 		return corevalidation.ValidateResourceQuotaUpdate(o, old.(*core.ResourceQuota))
 	case *core.ServiceAccount:
 		return corevalidation.ValidateServiceAccount(o)
+	case *core.ReplicationController:
+		// rcStrategy.Validate / ValidateUpdate (pkg/registry/core/replicationcontroller/strategy.go).
+		if old == nil {
+			return corevalidation.ValidateReplicationController(o, podutil.GetValidationOptionsFromPodTemplate(o.Spec.Template, nil))
+		}
+		r := old.(*core.ReplicationController)
+		opts := podutil.GetValidationOptionsFromPodTemplate(o.Spec.Template, r.Spec.Template)
+		errs := corevalidation.ValidateReplicationController(o, opts)
+		return append(errs, corevalidation.ValidateReplicationControllerUpdate(o, r, opts)...)
 	case *core.Event:
 		return corevalidation.ValidateEventCreate(o, corev1.SchemeGroupVersion)
 	case *apps.Deployment:

@@ -43,6 +43,7 @@ import {
   validateRoleBindingUpdate,
 } from './groups.js';
 import { validatePod, validatePodUpdate } from './pod.js';
+import { validateReplicationController, validateReplicationControllerUpdate } from './replication-controller.js';
 import { validateService, validateServiceUpdate } from './service.js';
 import {
   validateDaemonSetStatusUpdate,
@@ -71,6 +72,15 @@ const VALIDATORS: ReadonlyMap<string, KindValidators> = new Map<string, KindVali
   ['/ResourceQuota', { create: validateResourceQuota, update: validateResourceQuotaUpdate }],
   ['/ServiceAccount', { create: validateServiceAccount }],
   ['/Event', { create: validateEvent }],
+  // ValidateReplicationControllerStatus checks what ValidateReplicaSetStatusUpdate does, in its order.
+  [
+    '/ReplicationController',
+    {
+      create: validateReplicationController,
+      update: validateReplicationControllerUpdate,
+      status: validateReplicaSetStatusUpdate,
+    },
+  ],
   [
     'apps/Deployment',
     { create: validateDeployment, update: validateDeploymentUpdate, status: validateDeploymentStatusUpdate },

@@ -1,5 +1,20 @@
-/** core/v1 printers for endpoints and resourcequotas (pkg/printers/internalversion/printers.go, v1.32). */
-import { AGE, arr, col, type Layout, type Obj, obj, str } from './column.js';
+/**
+ * core/v1 printers for endpoints, resourcequotas and replicationcontrollers
+ * (pkg/printers/internalversion/printers.go, v1.32).
+ */
+import {
+  AGE,
+  arr,
+  col,
+  formatLabels,
+  type Layout,
+  num,
+  type Obj,
+  obj,
+  str,
+  templateColumns,
+  templateSpec,
+} from './column.js';
 
 /** formatEndpoints(endpoints, nil): up to 3 `ip:port` (or bare IPs without ports), then `+ N more...`. */
 export function formatEndpoints(o: Obj): string {
@@ -56,6 +71,30 @@ function quotaColumns(o: Obj): { request: string; limit: string } {
 }
 
 export const CORE_LAYOUTS: Record<string, Layout> = {
+  // printReplicationController, its column descriptions the v1 types' SwaggerDoc.
+  '/ReplicationController': [
+    col(
+      'Desired',
+      'integer',
+      'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+      (o) => (typeof obj(o.spec).replicas === 'number' ? obj(o.spec).replicas : 1),
+    ),
+    col(
+      'Current',
+      'integer',
+      'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+      (o) => num(obj(o.status).replicas),
+    ),
+    col('Ready', 'integer', 'The number of ready replicas for this replication controller.', (o) =>
+      num(obj(o.status).readyReplicas),
+    ),
+    AGE,
+    ...templateColumns(templateSpec, {
+      description:
+        'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+      cell: (o) => formatLabels(obj(o.spec).selector),
+    }),
+  ],
   '/Endpoints': [
     col('Endpoints', 'string', 'The set of all endpoints is the union of all subsets.', formatEndpoints),
     AGE,

@@ -1,11 +1,14 @@
 /**
- * The scale subresource of deployments, replica sets and stateful sets: an autoscaling/v1 Scale
- * view of `.spec.replicas` (pkg/registry/apps/{deployment,replicaset,statefulset}/storage/storage.go
- * ScaleREST; scaleFromDeployment, -ReplicaSet and -StatefulSet read the same three fields each),
- * written through the object's update (endpoints/update.ts). Custom resources' is crd/scale.ts.
+ * The scale subresource of deployments, replica sets, stateful sets and replication controllers:
+ * an autoscaling/v1 Scale view of `.spec.replicas` (pkg/registry/apps/{deployment,replicaset,
+ * statefulset}/storage/storage.go ScaleREST; scaleFromDeployment, -ReplicaSet and -StatefulSet read
+ * the same three fields each; pkg/registry/core/replicationcontroller/storage/storage.go's
+ * scaleFromRC its map selector), written through the object's update (endpoints/update.ts).
+ * Custom resources' is crd/scale.ts.
  */
 import { type ErrorList, FieldPath, invalid } from '../../../api/field-errors.js';
 import { labelSelectorAsSelector } from '../../../api/labels/label-selector.js';
+import { selectorFromSet } from '../../../api/labels/selector.js';
 import type { KubeObject, LabelSelector } from '../../../api/meta.js';
 import { newBadRequest, newConflict, newInvalid, newNotFound } from '../../../api/status.js';
 import { decodeStored, parseJsonObject } from '../../decode/codec.js';
@@ -21,23 +24,44 @@ import type { ResourceRequest, RestContext } from '../generic/context.js';
 import { getReadAt } from '../generic/read-options.js';
 import { storageCall } from '../generic/storage-call.js';
 import { isObj, type Obj } from '../objects.js';
-import { objectKey, SCALE_KIND } from '../resources.js';
+import { objectKey, type ResourceInfo, SCALE_KIND } from '../resources.js';
 
 /**
  * scaleFromDeployment (and scaleFromReplicaSet, scaleFromStatefulSet, which read the same fields):
  * the Scale view of a workload, its spec.selector as the status.selector string.
  */
 export function scaleFromDeployment(d: KubeObject): Obj {
+  const spec = (d as Obj).spec;
+  let selector: string;
+  try {
+    selector = labelSelectorAsSelector(
+      ((isObj(spec) ? spec.selector : null) ?? null) as LabelSelector | null,
+    ).toString();
+  } catch (err) {
+    throw newBadRequest((err as Error).message);
+  }
+  return scaleWithSelector(d, selector);
+}
+
+/** scaleFromRC: the same view, its selector map as the status.selector string (SelectorFromSet). */
+export function scaleFromReplicationController(rc: KubeObject): Obj {
+  const spec = (rc as Obj).spec;
+  const selector = isObj(spec) && isObj(spec.selector) ? (spec.selector as Record<string, string>) : {};
+  return scaleWithSelector(rc, selectorFromSet(selector).toString());
+}
+
+/** The Scale view of an object of `info`'s resource. */
+function scaleOf(info: ResourceInfo, obj: KubeObject): Obj {
+  return info.group === '' && info.resource === 'replicationcontrollers'
+    ? scaleFromReplicationController(obj)
+    : scaleFromDeployment(obj);
+}
+
+function scaleWithSelector(d: KubeObject, selector: string): Obj {
   const o = d as Obj;
   const meta = d.metadata ?? {};
   const spec: Obj = isObj(o.spec) ? o.spec : {};
   const status: Obj = isObj(o.status) ? o.status : {};
-  let selector: string;
-  try {
-    selector = labelSelectorAsSelector((spec.selector ?? null) as LabelSelector | null).toString();
-  } catch (err) {
-    throw newBadRequest((err as Error).message);
-  }
   const scaleMeta: Obj = { name: meta.name };
   if (meta.namespace !== undefined) scaleMeta.namespace = meta.namespace;
   if (meta.uid !== undefined) scaleMeta.uid = meta.uid;
@@ -62,7 +86,7 @@ export async function getScale(ctx: RestContext, req: ResourceRequest): Promise<
     ctx.storage.get(objectKey(info, req.namespace, name), getReadAt(req.query.get('resourceVersion'))),
   );
   if (stored === undefined) throw newNotFound({ group: info.group, resource: info.resource }, name);
-  const scale = scaleFromDeployment(decodeStored(stored)) as KubeObject;
+  const scale = scaleOf(info, decodeStored(stored)) as KubeObject;
   // `kubectl get --subresource=scale` asks for a Table (printScale).
   if (wantsTable(req.accept)) {
     const resourceVersion = scale.metadata?.resourceVersion ?? '';
@@ -101,7 +125,7 @@ async function writeScale(
   const { info, name } = req;
   let warnings: string[] = [];
   const { obj } = await updateWith(ctx, req, opts, (old) => {
-    const scale = nextScale(scaleFromDeployment(old));
+    const scale = nextScale(scaleOf(info, old));
     checkTypeMeta(SCALE_KIND, scale);
     warnings = checkUnknownFields(SCALE_KIND, scale, fieldValidation(opts));
     const meta = metaOf(scale);
@@ -128,7 +152,7 @@ async function writeScale(
     next.metadata = nextMeta;
     return next;
   });
-  return jsonResponse(200, scaleFromDeployment(obj), { warnings });
+  return jsonResponse(200, scaleOf(info, obj), { warnings });
 }
 
 export async function updateScale(ctx: RestContext, req: ResourceRequest, bodyText: string): Promise<Response> {

@@ -1,9 +1,10 @@
 /**
  * The custom resources a cluster serves, for the controllers that act on every resource type
  * (the namespace controller empties a deleted namespace of them too, as Kubernetes' discovery-driven
- * namespaced_resources_deleter.go does): the shared CustomResourceDefinition informer keeps
+ * namespaced_resources_deleter.go does; the garbage collector's monitors follow them, as
+ * garbagecollector.go's resyncMonitors does): the shared CustomResourceDefinition informer keeps
  * `resources`, a live array the controller reads on each sync, as the built-in types plus each
- * Established CRD's preferred served version.
+ * Established CRD's preferred served version; `onChange` is told the custom types after each change.
  *
  *   const types = new CustomResourceTypes(factory, builtins, handlers, { namespaced: true });
  *   … types.resources …
@@ -46,7 +47,11 @@ export class CustomResourceTypes {
     factory: SharedInformerFactory,
     private readonly builtins: readonly ResourceType[],
     handlers: Registrations,
-    private readonly options: { namespaced?: boolean } = {},
+    private readonly options: {
+      namespaced?: boolean;
+      /** The custom types now served, after every CRD change (in group/resource order). */
+      onChange?: (custom: readonly ResourceType[]) => void;
+    } = {},
   ) {
     this.resources = [...builtins];
     this.crds = factory.informerFor(RESOURCES.customresourcedefinitions);
@@ -63,5 +68,6 @@ export class CustomResourceTypes {
       .filter((t) => this.options.namespaced !== true || t.namespaced)
       .sort((a, b) => (`${a.group}/${a.resource}` < `${b.group}/${b.resource}` ? -1 : 1));
     this.resources.splice(0, this.resources.length, ...this.builtins, ...custom);
+    this.options.onChange?.(custom);
   }
 }
