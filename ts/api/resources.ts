@@ -124,6 +124,14 @@ export const RESOURCES = {
   endpoints: core('endpoints', 'Endpoints', true, { singular: 'endpoints', shortNames: ['ep'] }),
   limitranges: core('limitranges', 'LimitRange', true, { shortNames: ['limits'] }),
   resourcequotas: core('resourcequotas', 'ResourceQuota', true, { shortNames: ['quota'], subresources: ['status'] }),
+  persistentvolumeclaims: core('persistentvolumeclaims', 'PersistentVolumeClaim', true, {
+    shortNames: ['pvc'],
+    subresources: ['status'],
+  }),
+  persistentvolumes: core('persistentvolumes', 'PersistentVolume', false, {
+    shortNames: ['pv'],
+    subresources: ['status'],
+  }),
   replicasets: apps('replicasets', 'ReplicaSet', true, {
     shortNames: ['rs'],
     categories: ALL,
@@ -164,6 +172,7 @@ export const RESOURCES = {
   priorityclasses: groupVersion('scheduling.k8s.io', 'v1')('priorityclasses', 'PriorityClass', false, {
     shortNames: ['pc'],
   }),
+  storageclasses: groupVersion('storage.k8s.io', 'v1')('storageclasses', 'StorageClass', false, { shortNames: ['sc'] }),
   roles: rbac('roles', 'Role', true),
   rolebindings: rbac('rolebindings', 'RoleBinding', true),
   clusterroles: rbac('clusterroles', 'ClusterRole', false),
