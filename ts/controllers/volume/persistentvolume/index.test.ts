@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { PersistentVolume, PersistentVolumeClaim } from '../../../api/types/core/v1.js';
+import type {
+  PersistentVolume,
+  PersistentVolumeAccessMode,
+  PersistentVolumeClaim,
+} from '../../../api/types/core/v1.js';
 import { findBestMatchForClaim } from './index.js';
 
 const pv = (
   name: string,
   size: string,
-  modes: string[],
+  modes: PersistentVolumeAccessMode[],
   extra: Partial<PersistentVolume['spec']> = {},
   labels?: Record<string, string>,
 ): PersistentVolume => ({
@@ -15,7 +19,7 @@ const pv = (
 });
 const pvc = (
   size: string,
-  modes: string[],
+  modes: PersistentVolumeAccessMode[],
   extra: Partial<PersistentVolumeClaim['spec']> = {},
 ): PersistentVolumeClaim => ({
   metadata: { name: 'claim01', namespace: 'myns', uid: 'uid01' },
@@ -59,7 +63,7 @@ describe('findBestMatchForClaim (index_test.go TestMatchVolume)', () => {
   it('skips volumes bound to another claim, volumes not Available and volumes being deleted', () => {
     const others = [
       pv('other', '1G', ['ReadWriteOnce'], { claimRef: { namespace: 'myns', name: 'claim02' } }),
-      { ...pv('released', '1G', ['ReadWriteOnce']), status: { phase: 'Released' } },
+      { ...pv('released', '1G', ['ReadWriteOnce']), status: { phase: 'Released' as const } },
       {
         ...pv('deleting', '1G', ['ReadWriteOnce']),
         metadata: { name: 'deleting', deletionTimestamp: '2024-01-01T00:00:00Z' },
