@@ -58,6 +58,7 @@ const PACKAGES = {
   'discovery/v1': 'k8s.io/api/discovery/v1',
   'policy/v1': 'k8s.io/api/policy/v1',
   'scheduling/v1': 'k8s.io/api/scheduling/v1',
+  'storage/v1': 'k8s.io/api/storage/v1',
   'rbac/v1': 'k8s.io/api/rbac/v1',
   'authentication/v1': 'k8s.io/api/authentication/v1',
   'authorization/v1': 'k8s.io/api/authorization/v1',

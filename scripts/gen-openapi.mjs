@@ -43,6 +43,7 @@ const GROUP_VERSIONS = [
   'apis/discovery.k8s.io/v1',
   'apis/policy/v1',
   'apis/scheduling.k8s.io/v1',
+  'apis/storage.k8s.io/v1',
   'apis/rbac.authorization.k8s.io/v1',
   'apis/apiextensions.k8s.io/v1',
   'apis/authentication.k8s.io/v1',

@@ -130,6 +130,14 @@ export const RESOURCES = {
   }),
   limitranges: core('limitranges', 'LimitRange', true, { shortNames: ['limits'] }),
   resourcequotas: core('resourcequotas', 'ResourceQuota', true, { shortNames: ['quota'], subresources: ['status'] }),
+  persistentvolumeclaims: core('persistentvolumeclaims', 'PersistentVolumeClaim', true, {
+    shortNames: ['pvc'],
+    subresources: ['status'],
+  }),
+  persistentvolumes: core('persistentvolumes', 'PersistentVolume', false, {
+    shortNames: ['pv'],
+    subresources: ['status'],
+  }),
   replicasets: apps('replicasets', 'ReplicaSet', true, {
     shortNames: ['rs'],
     categories: ALL,
@@ -170,6 +178,7 @@ export const RESOURCES = {
   priorityclasses: groupVersion('scheduling.k8s.io', 'v1')('priorityclasses', 'PriorityClass', false, {
     shortNames: ['pc'],
   }),
+  storageclasses: groupVersion('storage.k8s.io', 'v1')('storageclasses', 'StorageClass', false, { shortNames: ['sc'] }),
   roles: rbac('roles', 'Role', true),
   rolebindings: rbac('rolebindings', 'RoleBinding', true),
   clusterroles: rbac('clusterroles', 'ClusterRole', false),

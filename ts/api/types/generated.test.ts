@@ -59,6 +59,7 @@ describe('the generated API types', () => {
       'resource.ts',
       'runtime.ts',
       'scheduling/v1.ts',
+      'storage/v1.ts',
       'types.ts',
     ]);
   });

@@ -21,4 +21,5 @@ export type { DeepReadonly } from './readonly.js';
 export type * as resource from './resource.js';
 export type * as runtime from './runtime.js';
 export type * as schedulingv1 from './scheduling/v1.js';
+export type * as storagev1 from './storage/v1.js';
 export type * as types from './types.js';

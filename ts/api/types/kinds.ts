@@ -14,6 +14,7 @@ import type * as discoveryv1 from './discovery/v1.js';
 import type * as policyv1 from './policy/v1.js';
 import type * as rbacv1 from './rbac/v1.js';
 import type * as schedulingv1 from './scheduling/v1.js';
+import type * as storagev1 from './storage/v1.js';
 
 export type Kinds = {
   'apiextensions.k8s.io/v1/CustomResourceDefinition': apiextensionsv1.CustomResourceDefinition;
@@ -61,6 +62,16 @@ export type Kinds = {
   'rbac.authorization.k8s.io/v1/RoleList': rbacv1.RoleList;
   'scheduling.k8s.io/v1/PriorityClass': schedulingv1.PriorityClass;
   'scheduling.k8s.io/v1/PriorityClassList': schedulingv1.PriorityClassList;
+  'storage.k8s.io/v1/CSIDriver': storagev1.CSIDriver;
+  'storage.k8s.io/v1/CSIDriverList': storagev1.CSIDriverList;
+  'storage.k8s.io/v1/CSINode': storagev1.CSINode;
+  'storage.k8s.io/v1/CSINodeList': storagev1.CSINodeList;
+  'storage.k8s.io/v1/CSIStorageCapacity': storagev1.CSIStorageCapacity;
+  'storage.k8s.io/v1/CSIStorageCapacityList': storagev1.CSIStorageCapacityList;
+  'storage.k8s.io/v1/StorageClass': storagev1.StorageClass;
+  'storage.k8s.io/v1/StorageClassList': storagev1.StorageClassList;
+  'storage.k8s.io/v1/VolumeAttachment': storagev1.VolumeAttachment;
+  'storage.k8s.io/v1/VolumeAttachmentList': storagev1.VolumeAttachmentList;
   'v1/Binding': corev1.Binding;
   'v1/ComponentStatus': corev1.ComponentStatus;
   'v1/ComponentStatusList': corev1.ComponentStatusList;

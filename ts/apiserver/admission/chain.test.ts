@@ -23,6 +23,8 @@ describe('admission chain', () => {
         .filter((n) => n === 'PodSecurity'),
       'Priority',
       'DefaultTolerationSeconds',
+      'DefaultStorageClass',
+      'StorageObjectInUseProtection',
       ...admissionChain(deps)
         .names()
         .filter((n) => n === 'ResourceQuota'),

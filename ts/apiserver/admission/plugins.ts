@@ -5,6 +5,7 @@
  * --disable-admission-plugins as options/admission.go does.
  */
 import { AdmissionChain } from './chain.js';
+import { defaultStorageClassPlugin } from './default-storage-class.js';
 import { defaultTolerationSecondsPlugin } from './default-toleration-seconds.js';
 import type { AdmissionDeps } from './deps.js';
 import { limitRangerPlugin } from './limit-ranger.js';
@@ -13,6 +14,7 @@ import { podSecurityPlugin } from './pod-security/index.js';
 import { priorityPlugin } from './priority.js';
 import { resourceQuotaPlugin } from './resource-quota/index.js';
 import { serviceAccountPlugin } from './service-account.js';
+import { storageObjectInUseProtectionPlugin } from './storage-object-in-use-protection.js';
 import type { AdmissionPlugin } from './types.js';
 
 export type { AdmissionDeps } from './deps.js';
@@ -31,6 +33,8 @@ export function defaultAdmissionPlugins(deps: AdmissionDeps): AdmissionPlugin[] 
     // --- end PodSecurity ---
     priorityPlugin(deps),
     defaultTolerationSecondsPlugin(),
+    defaultStorageClassPlugin(deps),
+    storageObjectInUseProtectionPlugin(),
     // … further plugins (DefaultStorageClass, RuntimeClass, DefaultIngressClass, …) go here, in order …
     // --- ResourceQuota (resource-quota/), always last: resourceQuotaPlugin(deps) on the next line. ---
     resourceQuotaPlugin(deps),

@@ -26,6 +26,7 @@ import {
   tableOf,
 } from './tables/column.js';
 import { CORE_LAYOUTS } from './tables/core.js';
+import { STORAGE_FULL_LAYOUTS, STORAGE_LAYOUTS } from './tables/storage.js';
 
 export { humanDuration };
 
@@ -145,6 +146,7 @@ const LAYOUT: Record<string, Layout> = {
   ...BATCH_LAYOUTS,
   ...AUTOSCALING_LAYOUTS,
   ...CLUSTER_LAYOUTS,
+  ...STORAGE_LAYOUTS,
   ...Object.fromEntries(Object.entries(KIND_COLUMNS).map(([k, cols]) => [k, [...cols, AGE]])),
   '/Service': [
     col('Type', 'string', 'The type of the service', (o) => obj(o.spec).type ?? 'ClusterIP'),
@@ -213,6 +215,7 @@ const LAYOUT: Record<string, Layout> = {
 
 /** Kinds whose printer does not start with NAME (the Event printer). */
 const FULL_LAYOUT: Record<string, Layout> = {
+  ...STORAGE_FULL_LAYOUTS,
   // printScale (`kubectl get --subresource=scale`): its Name column has no `name` format.
   'autoscaling/Scale': [
     col('Name', 'string', NAME_DESCRIPTION, (o) => obj(o.metadata).name ?? ''),

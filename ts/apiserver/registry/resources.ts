@@ -136,6 +136,8 @@ const SERVING: Readonly<Record<string, Serving>> = {
   '/replicationcontrollers': WORKLOAD,
   '/limitranges': { fields: ['spec'] },
   '/resourcequotas': { fields: SPEC_STATUS },
+  '/persistentvolumeclaims': { fields: SPEC_STATUS },
+  '/persistentvolumes': { fields: SPEC_STATUS },
   'apps/replicasets': WORKLOAD,
   // ControllerRevision: data and revision at the top level, no status.
   'apps/controllerrevisions': { fields: ['data', 'revision'] },
@@ -150,6 +152,17 @@ const SERVING: Readonly<Record<string, Serving>> = {
   'autoscaling/horizontalpodautoscalers': { ...WORKLOAD, storageVersion: 'v2' },
   'policy/poddisruptionbudgets': WORKLOAD,
   'scheduling.k8s.io/priorityclasses': { fields: ['value', 'globalDefault', 'description', 'preemptionPolicy'] },
+  'storage.k8s.io/storageclasses': {
+    fields: [
+      'provisioner',
+      'parameters',
+      'reclaimPolicy',
+      'mountOptions',
+      'allowVolumeExpansion',
+      'volumeBindingMode',
+      'allowedTopologies',
+    ],
+  },
   'rbac.authorization.k8s.io/roles': { fields: ['rules'] },
   'rbac.authorization.k8s.io/rolebindings': { fields: ['subjects', 'roleRef'] },
   'rbac.authorization.k8s.io/clusterroles': { fields: ['rules', 'aggregationRule'] },

@@ -21,6 +21,8 @@ import { eventStrategy } from './core/events/strategy.js';
 import { limitRangeStrategy } from './core/limitranges/strategy.js';
 import { namespaceStrategy } from './core/namespaces/strategy.js';
 import { nodeStrategy } from './core/nodes/strategy.js';
+import { persistentVolumeClaimStrategy } from './core/persistentvolumeclaims/strategy.js';
+import { persistentVolumeStrategy } from './core/persistentvolumes/strategy.js';
 import { podStrategy } from './core/pods/strategy.js';
 import { replicationControllerStrategy } from './core/replicationcontrollers/strategy.js';
 import { secretStrategy } from './core/secrets/strategy.js';
@@ -35,6 +37,7 @@ import { roleBindingStrategy } from './rbac/rolebindings/strategy.js';
 import { roleStrategy } from './rbac/roles/strategy.js';
 import type { ResourceInfo } from './resources.js';
 import { priorityClassStrategy } from './scheduling/priorityclasses/strategy.js';
+import { storageClassStrategy } from './storage/storageclasses/strategy.js';
 import type { ResourceStrategy, UpdateMode } from './strategy.js';
 
 /** The strategies, by `<group>/<resource>`. */
@@ -49,6 +52,8 @@ const STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
   '/endpoints': endpointsStrategy,
   '/limitranges': limitRangeStrategy,
   '/replicationcontrollers': replicationControllerStrategy,
+  '/persistentvolumeclaims': persistentVolumeClaimStrategy,
+  '/persistentvolumes': persistentVolumeStrategy,
   'apps/deployments': deploymentStrategy,
   'apps/replicasets': replicaSetStrategy,
   'apps/daemonsets': daemonSetStrategy,
@@ -59,6 +64,7 @@ const STRATEGIES: Readonly<Record<string, ResourceStrategy>> = {
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerStrategy,
   'policy/poddisruptionbudgets': podDisruptionBudgetStrategy,
   'scheduling.k8s.io/priorityclasses': priorityClassStrategy,
+  'storage.k8s.io/storageclasses': storageClassStrategy,
   'rbac.authorization.k8s.io/roles': roleStrategy,
   'rbac.authorization.k8s.io/clusterroles': clusterRoleStrategy,
   'rbac.authorization.k8s.io/rolebindings': roleBindingStrategy,

@@ -19,8 +19,11 @@ export type UpdateMode = 'main' | 'status' | 'finalize';
 
 /** PrepareForUpdate and ValidateUpdate of one update strategy (the object's or a subresource's). */
 export interface UpdateStrategy {
-  /** The new object made what may be written, from the stored one (`old`): status kept, spec reset, … */
-  prepareForUpdate?(obj: KubeObject, old: KubeObject, info: ResourceInfo): void;
+  /**
+   * The new object made what may be written, from the stored one (`old`): status kept, spec reset,
+   * …; `now` is the server clock's time (ms), for the few that stamp a time (a PV's phase change).
+   */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, info: ResourceInfo, now: number): void;
   /** The kind's own checks on update, after ObjectMeta's. */
   validateUpdate?(obj: KubeObject, old: KubeObject, info: ResourceInfo): ErrorList;
 }

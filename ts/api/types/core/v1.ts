@@ -2786,6 +2786,20 @@ export type Toleration = {
 /** A toleration operator is the set of operators that can be used in a toleration. */
 export type TolerationOperator = 'Equal' | 'Exists';
 
+/** A topology selector requirement is a selector that matches given label. */
+export type TopologySelectorLabelRequirement = {
+  /** The label key that the selector applies to. */
+  key: string;
+  /** An array of string values. */
+  values: string[];
+};
+
+/** A topology selector term represents the result of label queries. */
+export type TopologySelectorTerm = {
+  /** A list of topology selector requirements by labels. */
+  matchLabelExpressions?: TopologySelectorLabelRequirement[];
+};
+
 /** TopologySpreadConstraint specifies how to spread matching pods among the given topology. */
 export type TopologySpreadConstraint = {
   /** MaxSkew describes the degree to which pods may be unevenly distributed. */

@@ -52,6 +52,16 @@ import {
   validateReplicaSetStatusUpdate,
   validateStatefulSetStatusUpdate,
 } from './status.js';
+import {
+  validatePersistentVolume,
+  validatePersistentVolumeClaim,
+  validatePersistentVolumeClaimStatusUpdate,
+  validatePersistentVolumeClaimUpdate,
+  validatePersistentVolumeStatusUpdate,
+  validatePersistentVolumeUpdate,
+  validateStorageClass,
+  validateStorageClassUpdate,
+} from './storage.js';
 
 /** One kind's checks: on create, and on update (the create checks of the new object when absent). */
 export interface KindValidators {
@@ -81,6 +91,23 @@ const VALIDATORS: ReadonlyMap<string, KindValidators> = new Map<string, KindVali
       status: validateReplicaSetStatusUpdate,
     },
   ],
+  [
+    '/PersistentVolumeClaim',
+    {
+      create: validatePersistentVolumeClaim,
+      update: validatePersistentVolumeClaimUpdate,
+      status: validatePersistentVolumeClaimStatusUpdate,
+    },
+  ],
+  [
+    '/PersistentVolume',
+    {
+      create: validatePersistentVolume,
+      update: validatePersistentVolumeUpdate,
+      status: validatePersistentVolumeStatusUpdate,
+    },
+  ],
+  ['storage.k8s.io/StorageClass', { create: validateStorageClass, update: validateStorageClassUpdate }],
   [
     'apps/Deployment',
     { create: validateDeployment, update: validateDeploymentUpdate, status: validateDeploymentStatusUpdate },

@@ -488,7 +488,7 @@ function validateLocalDescendingPath(target: string, path: FieldPath): ErrorList
   return errs;
 }
 
-function validatePathNoBacksteps(target: string, path: FieldPath): ErrorList {
+export function validatePathNoBacksteps(target: string, path: FieldPath): ErrorList {
   return target.split('/').includes('..') ? [invalid(path, target, "must not contain '..'")] : [];
 }
 
@@ -761,7 +761,7 @@ function validateVolumeSource(v: Obj, path: FieldPath): ErrorList {
 }
 
 /** supportedHostPathTypes (sets.List order; "" is HostPathUnset). */
-const HOST_PATH_TYPES = [
+export const HOST_PATH_TYPES = [
   '',
   'BlockDevice',
   'CharDevice',
@@ -783,7 +783,7 @@ const VOLUME_FIELD_PATHS = [
 const CSI_DRIVER_NAME_MAX_LENGTH = 63;
 
 /** ValidateCSIDriverName. */
-function validateCSIDriverName(driver: string, path: FieldPath): ErrorList {
+export function validateCSIDriverName(driver: string, path: FieldPath): ErrorList {
   const errs: ErrorList = [];
   if (driver.length === 0) errs.push(required(path, ''));
   if (byteLength(driver) > CSI_DRIVER_NAME_MAX_LENGTH) errs.push(tooLong(path, CSI_DRIVER_NAME_MAX_LENGTH));
@@ -1046,7 +1046,7 @@ function validateNodeFieldSelectorRequirement(rq: Obj, path: FieldPath): ErrorLi
   return errs;
 }
 
-function validateNodeSelectorTerm(term: Obj, allowInvalidValues: boolean, path: FieldPath): ErrorList {
+export function validateNodeSelectorTerm(term: Obj, allowInvalidValues: boolean, path: FieldPath): ErrorList {
   const errs: ErrorList = [];
   arr(term.matchExpressions).forEach((rq, j) => {
     errs.push(...validateNodeSelectorRequirement(obj(rq), allowInvalidValues, path.child('matchExpressions').index(j)));

@@ -248,7 +248,7 @@ export async function storeUpdate(
         const obj = body as KubeObject;
         // BeforeUpdate.
         carryOverSystemMeta(meta, oldMeta);
-        update.prepareForUpdate(obj, old, info);
+        update.prepareForUpdate(obj, old, info, ctx.clock.now());
         if (info.generation && specChanged(obj, old)) meta.generation = (oldMeta.generation ?? 0) + 1;
         const errs = [
           ...validateCommonUpdate(meta, oldMeta, info.namespaced),

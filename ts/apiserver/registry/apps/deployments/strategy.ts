@@ -26,8 +26,8 @@ function defaultDeployment(o: Obj): void {
 export const deploymentStrategy: ResourceStrategy = {
   defaults: defaultDeployment,
   status: {
-    prepareForUpdate(obj, old, info) {
-      DEFAULT_STRATEGY.status.prepareForUpdate(obj, old, info);
+    prepareForUpdate(obj, old, info, now) {
+      DEFAULT_STRATEGY.status.prepareForUpdate(obj, old, info, now);
       keepStoredMetadata(obj, old, 'labels');
     },
   },

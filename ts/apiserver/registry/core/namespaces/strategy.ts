@@ -62,8 +62,8 @@ export const namespaceStrategy: ResourceStrategy = {
     ],
   },
   status: {
-    prepareForUpdate(obj, old, info) {
-      DEFAULT_STRATEGY.status.prepareForUpdate(obj, old, info);
+    prepareForUpdate(obj, old, info, now) {
+      DEFAULT_STRATEGY.status.prepareForUpdate(obj, old, info, now);
       defaultNameLabel(obj as Obj);
     },
     validateUpdate: (obj, old, info) => [
