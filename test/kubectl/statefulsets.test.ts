@@ -5,8 +5,8 @@
  * back to 3, removed from the highest ordinal down; a staged update through
  * `rollingUpdate.partition`, then the rest; `kubectl rollout status / history / undo`; OnDelete.
  * No kubelet runs: the test plays its part — bound pods marked Running and Ready, pods being
- * deleted finished. The tutorial's `www` volumeClaimTemplate is left out: claims need the
- * served PersistentVolumeClaims and a binder (the storage branch).
+ * deleted finished. The tutorial's `www` claims are made, one per pod before it; with no
+ * PersistentVolume binder and provisioner yet they stay Pending (the tutorial shows them Bound).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKubectl, UpCluster, until } from '../testing/up.js';
@@ -16,7 +16,7 @@ const cluster = new UpCluster();
 const NS = 'default';
 const ok = (...args: string[]): string => cluster.kubectlOk(...args);
 
-// content/en/examples/application/web/web.yaml of kubernetes/website, without volumeClaimTemplates.
+// content/en/examples/application/web/web.yaml of kubernetes/website.
 const WEB = `apiVersion: v1
 kind: Service
 metadata:
@@ -52,6 +52,17 @@ spec:
         ports:
         - containerPort: 80
           name: web
+        volumeMounts:
+        - name: www
+          mountPath: /usr/share/nginx/html
+  volumeClaimTemplates:
+  - metadata:
+      name: www
+    spec:
+      accessModes: [ "ReadWriteOnce" ]
+      resources:
+        requests:
+          storage: 1Gi
 `;
 
 interface PodItem {
@@ -171,6 +182,12 @@ describe.skipIf(!hasKubectl)('the StatefulSet Basics tutorial with kubectl', () 
     );
     expect(events).toContain('SuccessfulCreate: create Pod web-0 in StatefulSet web successful');
     expect(events).toContain('SuccessfulCreate: create Pod web-1 in StatefulSet web successful');
+    expect(events).toContain('SuccessfulCreate: create Claim www-web-0 Pod web-0 in StatefulSet web success');
+    // The tutorial's `kubectl get pvc -l app=nginx`: a claim per pod, named after the template and the pod.
+    expect(ok('get', 'pvc', '-l', 'app=nginx', '-o', 'jsonpath={.items[*].metadata.name}')).toBe('www-web-0 www-web-1');
+    expect(
+      ok('get', 'pod', 'web-0', '-o', 'jsonpath={.spec.volumes[?(@.name=="www")].persistentVolumeClaim.claimName}'),
+    ).toBe('www-web-0');
   }, 90_000);
 
   it('scales up to 5 in order and down to 3 from the highest ordinal', async () => {

@@ -6,7 +6,6 @@
  *   const om = new StatefulObjectManager(client, podInformer, clientClaimStore(client, claimInformer));
  */
 
-import type { GroupVersionResource } from '../../api/resources.js';
 import type { PersistentVolumeClaim, Pod } from '../../api/types/core/v1.js';
 import type { DeepReadonly } from '../../api/types/readonly.js';
 import type { Client } from '../../client/client.js';
@@ -26,29 +25,17 @@ export interface ClaimStore {
   register?(handlers: Registrations): void;
 }
 
-// core/v1 persistentvolumeclaims: written by path until ts/api/resources.ts has the row (the
-// storage branch serves them); an apiserver that does not serve them answers 404 itself.
-export const PERSISTENT_VOLUME_CLAIMS: GroupVersionResource = {
-  group: '',
-  version: 'v1',
-  resource: 'persistentvolumeclaims',
-};
-
-/**
- * The claims through the controller's client, read from `informer` (the pvcLister) when the
- * apiserver serves them; without one every claim reads as absent and its create meets the
- * apiserver's answer.
- */
-export function clientClaimStore(client: Client, informer?: SharedIndexInformer<PersistentVolumeClaim>): ClaimStore {
+/** The claims through the controller's client, read from `informer` (the pvcLister). */
+export function clientClaimStore(client: Client, informer: SharedIndexInformer<PersistentVolumeClaim>): ClaimStore {
   return {
-    get: (namespace, name) => informer?.get(namespace, name),
+    get: (namespace, name) => informer.get(namespace, name),
     create: async (claim) => {
-      await client.create(PERSISTENT_VOLUME_CLAIMS, claim.metadata?.namespace, claim);
+      await client.create(RESOURCES.persistentvolumeclaims, claim.metadata?.namespace, claim);
     },
     update: async (claim) => {
-      await client.update(PERSISTENT_VOLUME_CLAIMS, claim.metadata?.namespace, claim);
+      await client.update(RESOURCES.persistentvolumeclaims, claim.metadata?.namespace, claim);
     },
-    ...(informer === undefined ? {} : { register: (handlers: Registrations) => void handlers.add(informer, {}) }),
+    register: (handlers: Registrations) => void handlers.add(informer, {}),
   };
 }
 

@@ -6,7 +6,7 @@
 // apiserver holds; pods do not run, so the tests mark them Running and Ready as Go's do.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatefulSet } from '../../api/types/apps/v1.js';
-import type { Event, Pod } from '../../api/types/core/v1.js';
+import type { Event, PersistentVolumeClaim, Pod } from '../../api/types/core/v1.js';
 import { SharedInformerFactory } from '../../client/informers/factory.js';
 import { RESOURCES } from '../../client/resources.js';
 import { eventually, type Harness, harness } from '../../client/testing/harness.js';
@@ -58,6 +58,7 @@ async function setup(body: StatefulSet, h?: Harness): Promise<Setup> {
   const sync = async () => {
     const pods = await hh.client.list(RESOURCES.pods, { namespace: NS });
     const revisions = await hh.client.list(RESOURCES.controllerrevisions, { namespace: NS });
+    const claims = await hh.client.list(RESOURCES.persistentvolumeclaims, { namespace: NS });
     const set = await hh.client.get(RESOURCES.statefulsets, NS, body.metadata?.name ?? '');
     const same = (cached: readonly { metadata?: { resourceVersion?: string } }[], stored: typeof cached) =>
       cached.map(rv).sort().join() === stored.map(rv).sort().join();
@@ -65,12 +66,23 @@ async function setup(body: StatefulSet, h?: Harness): Promise<Setup> {
       () =>
         same(ssc.pods.getIndexer().list(), pods.items) &&
         same(ssc.revisions.getIndexer().list(), revisions.items) &&
+        same(factory.informerFor(RESOURCES.persistentvolumeclaims).getIndexer().list(), claims.items) &&
         ssc.sets.get(NS, body.metadata?.name ?? '')?.metadata?.resourceVersion === rv(set),
     );
     await ssc.sync(key);
   };
   return { h: hh, ssc, key, sync };
 }
+
+const WWW: PersistentVolumeClaim = {
+  metadata: { name: 'www' },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+};
+
+const claimNames = async (h: Harness): Promise<string[]> =>
+  (await h.client.list(RESOURCES.persistentvolumeclaims, { namespace: NS })).items
+    .map((c) => c.metadata?.name ?? '')
+    .sort();
 
 const podNames = async (h: Harness): Promise<string[]> =>
   (await h.client.list(RESOURCES.pods, { namespace: NS })).items
@@ -456,15 +468,55 @@ describe('identity and refusals', () => {
     expect(set.status).toMatchObject({ replicas: 0, observedGeneration: 1 });
   });
 
-  it('claims a cluster does not serve: FailedCreate for the claim, and no pod', async () => {
+  it('creates each claim before its pod, with the selector labels, and points the pod at it', async () => {
+    const s = await setup(newSet(2, { volumeClaimTemplates: [WWW] }));
+    await s.sync();
+    const claim = await s.h.client.get(RESOURCES.persistentvolumeclaims, NS, 'www-web-0');
+    expect(claim.metadata?.labels).toEqual(labels);
+    expect(claim.spec).toMatchObject({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } });
+    // whenDeleted and whenScaled default to Retain: no owner references.
+    expect(claim.metadata?.ownerReferences).toBeUndefined();
+    const pod = await s.h.client.get(RESOURCES.pods, NS, 'web-0');
+    expect(pod.spec?.volumes).toContainEqual({ name: 'www', persistentVolumeClaim: { claimName: 'www-web-0' } });
+    // OrderedReady: web-1's claim waits with web-1.
+    expect(await claimNames(s.h)).toEqual(['www-web-0']);
+    await markReady(s.h, 'web-0');
+    await s.sync();
+    expect(await claimNames(s.h)).toEqual(['www-web-0', 'www-web-1']);
+  });
+
+  it('whenDeleted: Delete gives the claims the set as owner; whenScaled: Delete gives a condemned pod’s claim its pod', async () => {
+    const s = await setup(
+      newSet(2, {
+        podManagementPolicy: 'Parallel',
+        volumeClaimTemplates: [WWW],
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' },
+      }),
+    );
+    await s.sync();
+    const set = await getSet(s.h);
+    for (const name of ['www-web-0', 'www-web-1']) {
+      const claim = await s.h.client.get(RESOURCES.persistentvolumeclaims, NS, name);
+      expect(claim.metadata?.ownerReferences).toEqual([
+        expect.objectContaining({ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: set.metadata?.uid }),
+      ]);
+    }
+    await markReady(s.h, 'web-0');
+    await markReady(s.h, 'web-1');
+    await s.h.client.patch(RESOURCES.statefulsets, NS, 'web', 'merge', { spec: { replicas: 1 } });
+    await s.sync();
+    await s.sync();
+    const condemned = await s.h.client.get(RESOURCES.persistentvolumeclaims, NS, 'www-web-1');
+    expect(condemned.metadata?.ownerReferences?.map((r) => `${r.kind}/${r.name}`)).toContain('Pod/web-1');
+    const kept = await s.h.client.get(RESOURCES.persistentvolumeclaims, NS, 'www-web-0');
+    expect(kept.metadata?.ownerReferences?.map((r) => `${r.kind}/${r.name}`)).toEqual(['StatefulSet/web']);
+  });
+
+  it('a claim the apiserver refuses: FailedCreate for the claim and for the pod, and no pod', async () => {
     const s = await setup(
       newSet(1, {
-        volumeClaimTemplates: [
-          {
-            metadata: { name: 'www' },
-            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
-          },
-        ],
+        // No storage request: PersistentVolumeClaim validation refuses it (422).
+        volumeClaimTemplates: [{ metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'] } }],
       }),
     );
     await expect(s.sync()).rejects.toThrow(/^failed to create PVC www-web-0: /);

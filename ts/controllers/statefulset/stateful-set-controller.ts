@@ -103,7 +103,8 @@ export class StatefulSetController implements Controller {
     this.pods = options.factory.informerFor(RESOURCES.pods);
     this.revisions = options.factory.informerFor(RESOURCES.controllerrevisions);
 
-    const claims = options.claims ?? clientClaimStore(this.client);
+    const claims =
+      options.claims ?? clientClaimStore(this.client, options.factory.informerFor(RESOURCES.persistentvolumeclaims));
     this.control = new DefaultStatefulSetControl(
       new StatefulPodControl(new StatefulObjectManager(this.client, this.pods, claims), this.recorder, this.clock),
       (set, status) => updateStatefulSetStatus(this.client, this.sets, this.clock, set, status),
