@@ -372,7 +372,9 @@ describe.skipIf(!hasKubectl)('kubectl with every served kind', () => {
     expect(kubectl('get', 'rs', 'rs1', '-o', 'jsonpath={.spec.replicas}').stdout).toBe('0');
     const scale = kubectl('get', 'sts', 'sts1', '--subresource=scale');
     expect(header(scale.stdout)).toEqual(['NAME', 'DESIRED', 'AVAILABLE', 'AGE']);
-    expect(scale.stdout).toMatch(/^sts1\s+3\s+0\s+\d+s$/m);
+    // AVAILABLE is the Scale's status.replicas: the StatefulSet controller made sts1-0 and, with
+    // OrderedReady, waits for it to turn Ready (no kubelet does) before sts1-1.
+    expect(scale.stdout).toMatch(/^sts1\s+3\s+1\s+\d+s$/m);
     const stale = kubectl('scale', 'rs', 'rs1', '--replicas=4', '--current-replicas=2');
     expect(stale.status).not.toBe(0);
   });

@@ -66,6 +66,10 @@ describe('discovery', () => {
       'limitranges',
       'resourcequotas',
       'resourcequotas/status',
+      'persistentvolumeclaims',
+      'persistentvolumeclaims/status',
+      'persistentvolumes',
+      'persistentvolumes/status',
     ]);
     expect(core.resources.find((r) => r.name === 'namespaces')?.namespaced).toBe(false);
     const apps = (await json('GET', '/apis/apps/v1')).body as { resources: unknown[] };

@@ -431,6 +431,8 @@ describe('discovery of subresources', () => {
       'services/status',
       'replicationcontrollers/status',
       'resourcequotas/status',
+      'persistentvolumeclaims/status',
+      'persistentvolumes/status',
     ]);
     const agg = (await (
       await call('GET', '/apis', undefined, {
